@@ -1,0 +1,78 @@
+#pragma once
+// What a simulation produces, as plain data. Times are simulated seconds from the start of the run.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+enum class RequestStatus : std::uint8_t { Completed, Rejected, InFlight };
+
+struct EventRecord {
+  int job = 0;
+  int event = 0;
+  double start_s = 0, end_s = 0;
+  double cpu_s = 0;         // non-ML CPU modules
+  double preprocess_s = 0;  // preprocessing of inference modules (CPU)
+  double fallback_s = 0;    // inference run on the CPU because no server serves the model
+  double inference_s = 0;   // wall time from the first request sent to the last response received
+  // Sums over the event's requests (they overlap when requests are asynchronous):
+  double network_s = 0;  // request upload + response download
+  double queue_s = 0;    // waiting in the server queue
+  double gpu_s = 0;      // executing in a batch
+  int requests = 0;
+  int rejected_requests = 0;
+
+  double time_s() const { return end_s - start_s; }
+};
+
+struct RequestRecord {
+  std::int64_t id = 0;
+  int job = 0, event = 0, module = 0, model = 0, server = 0;
+  int items = 0;
+  double input_bytes = 0, output_bytes = 0;
+  double sent_s = 0, arrived_s = 0, exec_start_s = 0, exec_end_s = 0, received_s = 0;
+  std::int64_t batch = -1;
+  RequestStatus status = RequestStatus::InFlight;
+};
+
+struct BatchRecord {
+  std::int64_t id = 0;
+  int server = 0, model = 0, instance = 0, gpu = 0;
+  int requests = 0, units = 0;
+  double start_s = 0, end_s = 0;
+};
+
+struct GpuRecord {
+  int server = 0;
+  int gpu = 0;
+  double busy_s = 0;  // time with at least one kernel running
+};
+
+struct LinkRecord {
+  std::string name;  // e.g. "wan (up)"
+  double bandwidth_Bps = 0;
+  double bytes = 0;
+  bool shared = false;  // a link shared by all workers or a server NIC, as opposed to one worker's NIC
+};
+
+struct SimulationResults {
+  std::string scenario;
+  std::uint64_t seed = 0;
+  double warmup_s = 0;
+  double end_s = 0;  // simulated time at which the run ended
+  std::vector<std::string> server_names, model_names, module_names;
+
+  std::vector<EventRecord> events;      // completed events, in completion order
+  std::vector<RequestRecord> requests;  // kept only when requests.csv is wanted
+  std::vector<BatchRecord> batches;     // kept only when batches.csv is wanted
+  std::vector<GpuRecord> gpus;
+  std::vector<LinkRecord> links;
+
+  std::int64_t requests_sent = 0, requests_completed = 0, requests_rejected = 0;
+  std::int64_t requests_in_flight_at_end = 0;
+  std::int64_t batches_executed = 0, batch_units_executed = 0;
+  std::int64_t events_incomplete = 0;  // cut off by the end of a duration-limited run
+};
+
+}  // namespace sonicsim

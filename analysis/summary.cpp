@@ -1,0 +1,158 @@
+#include "analysis/summary.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "models/units.hpp"
+
+namespace sonicsim {
+
+Summary summarize(const SimulationResults& r) {
+  Summary s;
+  s.scenario = r.scenario;
+  s.seed = r.seed;
+  s.simulated_s = r.end_s;
+  s.warmup_s = r.warmup_s;
+
+  std::vector<double> times;
+  for (const EventRecord& e : r.events) {
+    if (e.start_s < r.warmup_s) continue;
+    times.push_back(e.time_s());
+    s.breakdown.cpu_s += e.cpu_s;
+    s.breakdown.preprocess_s += e.preprocess_s;
+    s.breakdown.fallback_s += e.fallback_s;
+    s.breakdown.inference_s += e.inference_s;
+    s.breakdown.network_s += e.network_s;
+    s.breakdown.queue_s += e.queue_s;
+    s.breakdown.gpu_s += e.gpu_s;
+  }
+  s.event_time = stats::describe(times);
+  if (!times.empty()) {
+    const double n = static_cast<double>(times.size());
+    for (double* x : {&s.breakdown.cpu_s, &s.breakdown.preprocess_s, &s.breakdown.fallback_s, &s.breakdown.inference_s,
+                      &s.breakdown.network_s, &s.breakdown.queue_s, &s.breakdown.gpu_s})
+      *x /= n;
+  }
+  const double window = r.end_s - r.warmup_s;
+  if (window > 0) {
+    s.events_per_s = static_cast<double>(times.size()) / window;
+    s.requests_per_s = static_cast<double>(r.requests_completed) / r.end_s;
+  }
+  s.events_incomplete = r.events_incomplete;
+  s.requests_sent = r.requests_sent;
+  s.requests_completed = r.requests_completed;
+  s.requests_rejected = r.requests_rejected;
+  s.requests_in_flight = r.requests_in_flight_at_end;
+
+  for (const GpuRecord& g : r.gpus) {
+    const double u = r.end_s > 0 ? g.busy_s / r.end_s : 0;
+    s.gpus.push_back({r.server_names[g.server], g.gpu, u});
+    s.gpu_utilization += u;
+  }
+  if (!s.gpus.empty()) s.gpu_utilization /= static_cast<double>(s.gpus.size());
+
+  const LinkRecord* busiest_private = nullptr;
+  for (const LinkRecord& l : r.links) {
+    if (l.shared) {
+      s.links.push_back({l.name, l.bandwidth_Bps, l.bytes, r.end_s > 0 ? l.bytes / (l.bandwidth_Bps * r.end_s) : 0});
+    } else if (!busiest_private || l.bytes / l.bandwidth_Bps > busiest_private->bytes / busiest_private->bandwidth_Bps) {
+      busiest_private = &l;
+    }
+  }
+  if (busiest_private) {
+    const LinkRecord& l = *busiest_private;
+    s.links.push_back({l.name + " [busiest worker NIC]", l.bandwidth_Bps, l.bytes,
+                       r.end_s > 0 ? l.bytes / (l.bandwidth_Bps * r.end_s) : 0});
+  }
+  s.batches = r.batches_executed;
+  s.mean_batch_items = r.batches_executed ? static_cast<double>(r.batch_units_executed) / r.batches_executed : 0;
+  return s;
+}
+
+nlohmann::json summary_to_json(const Summary& s) {
+  using nlohmann::json;
+  json gpus = json::array();
+  for (const auto& g : s.gpus) gpus.push_back({{"server", g.server}, {"gpu", g.gpu}, {"utilization", g.utilization}});
+  json links = json::array();
+  for (const auto& l : s.links)
+    links.push_back({{"name", l.name},
+                     {"bandwidth_bps", l.bandwidth_Bps * 8},
+                     {"bytes", l.bytes},
+                     {"utilization", l.utilization}});
+  const auto& t = s.event_time;
+  return json{
+      {"scenario", s.scenario},
+      {"seed", s.seed},
+      {"simulated_time_s", s.simulated_s},
+      {"warmup_s", s.warmup_s},
+      {"events",
+       {{"count", t.count},
+        {"incomplete", s.events_incomplete},
+        {"time_s",
+         {{"mean", t.mean}, {"stddev", t.stddev}, {"min", t.min}, {"p50", t.p50}, {"p90", t.p90}, {"p99", t.p99},
+          {"max", t.max}}},
+        {"breakdown_mean_s",
+         {{"cpu", s.breakdown.cpu_s},
+          {"preprocess", s.breakdown.preprocess_s},
+          {"cpu_fallback", s.breakdown.fallback_s},
+          {"inference", s.breakdown.inference_s},
+          {"network", s.breakdown.network_s},
+          {"queue", s.breakdown.queue_s},
+          {"gpu", s.breakdown.gpu_s}}}}},
+      {"throughput", {{"events_per_s", s.events_per_s}, {"requests_per_s", s.requests_per_s}}},
+      {"requests",
+       {{"sent", s.requests_sent},
+        {"completed", s.requests_completed},
+        {"rejected", s.requests_rejected},
+        {"in_flight_at_end", s.requests_in_flight}}},
+      {"batches", {{"count", s.batches}, {"mean_items", s.mean_batch_items}}},
+      {"gpu", {{"utilization", s.gpu_utilization}, {"per_gpu", gpus}}},
+      {"links", links},
+  };
+}
+
+std::string format_summary(const Summary& s) {
+  std::string out;
+  char line[256];
+  auto add = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    out += line;
+  };
+  const auto& t = s.event_time;
+  add("scenario %s (seed %llu): %.1f s simulated", s.scenario.c_str(), static_cast<unsigned long long>(s.seed),
+      s.simulated_s);
+  if (s.warmup_s > 0) add(", statistics after a %.1f s warm-up", s.warmup_s);
+  add("\n\nper-event time over %zu events", t.count);
+  if (s.events_incomplete) add(" (%lld cut off at the end)", static_cast<long long>(s.events_incomplete));
+  add("\n  mean %12.3f s   p50 %12.3f s   p90 %12.3f s   p99 %12.3f s\n", t.mean, t.p50, t.p90, t.p99);
+  add("  min  %12.3f s   max %12.3f s   stddev %9.3f s\n", t.min, t.max, t.stddev);
+  add("\nmean breakdown per event\n");
+  add("  cpu (non-ML modules)  %12.3f s\n", s.breakdown.cpu_s);
+  add("  preprocessing         %12.3f s\n", s.breakdown.preprocess_s);
+  if (s.breakdown.fallback_s > 0) add("  inference on CPU      %12.3f s\n", s.breakdown.fallback_s);
+  add("  inference (wall)      %12.3f s   of which, summed over requests:\n", s.breakdown.inference_s);
+  add("    network             %12.3f s\n", s.breakdown.network_s);
+  add("    server queue        %12.3f s\n", s.breakdown.queue_s);
+  add("    gpu                 %12.3f s\n", s.breakdown.gpu_s);
+  add("\nthroughput  %.4f events/s   %.2f requests/s\n", s.events_per_s, s.requests_per_s);
+  add("requests    %lld sent, %lld completed, %lld rejected, %lld in flight at the end\n",
+      static_cast<long long>(s.requests_sent), static_cast<long long>(s.requests_completed),
+      static_cast<long long>(s.requests_rejected), static_cast<long long>(s.requests_in_flight));
+  if (s.batches) add("batches     %lld executed, %.1f items on average\n", static_cast<long long>(s.batches), s.mean_batch_items);
+  if (!s.gpus.empty()) {
+    add("\nGPU utilisation  mean %.1f %%", 100 * s.gpu_utilization);
+    const std::size_t shown = std::min<std::size_t>(s.gpus.size(), 8);
+    for (std::size_t i = 0; i < shown; ++i)
+      add("%s %s/%d %.1f %%", i ? "," : "  (", s.gpus[i].server.c_str(), s.gpus[i].gpu, 100 * s.gpus[i].utilization);
+    add("%s)\n", s.gpus.size() > shown ? ", ..." : "");
+  }
+  if (!s.links.empty()) {
+    add("\nlink utilisation (mean over the run)\n");
+    for (const auto& l : s.links)
+      add("  %-50s %10s  %6.1f %%  %.4g GB\n", l.name.c_str(), units::format_bandwidth(l.bandwidth_Bps).c_str(),
+          100 * l.utilization, l.bytes / 1e9);
+  }
+  return out;
+}
+
+}  // namespace sonicsim

@@ -1,0 +1,56 @@
+#pragma once
+// The headline numbers of one run, computed from its records.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/records.hpp"
+#include "analysis/statistics.hpp"
+
+namespace sonicsim {
+
+struct EventBreakdown {
+  double cpu_s = 0, preprocess_s = 0, fallback_s = 0, inference_s = 0, network_s = 0, queue_s = 0, gpu_s = 0;
+};
+
+struct GpuUtilization {
+  std::string server;
+  int gpu = 0;
+  double utilization = 0;
+};
+
+struct LinkUtilization {
+  std::string name;
+  double bandwidth_Bps = 0;
+  double bytes = 0;
+  double utilization = 0;  // bytes / (bandwidth x simulated time)
+};
+
+struct Summary {
+  std::string scenario;
+  std::uint64_t seed = 0;
+  double simulated_s = 0;
+  double warmup_s = 0;
+  stats::Description event_time;  // per-event wall time, events starting after the warm-up
+  EventBreakdown breakdown;       // means per event
+  double events_per_s = 0;
+  double requests_per_s = 0;
+  std::int64_t events_incomplete = 0;
+  std::int64_t requests_sent = 0, requests_completed = 0, requests_rejected = 0, requests_in_flight = 0;
+  double gpu_utilization = 0;  // mean over all GPUs, 0..1
+  std::vector<GpuUtilization> gpus;
+  std::vector<LinkUtilization> links;  // shared links, then the busiest worker NIC
+  std::int64_t batches = 0;
+  double mean_batch_items = 0;
+};
+
+Summary summarize(const SimulationResults& results);
+
+nlohmann::json summary_to_json(const Summary& summary);
+
+// A human-readable table for the terminal.
+std::string format_summary(const Summary& summary);
+
+}  // namespace sonicsim

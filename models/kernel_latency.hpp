@@ -1,0 +1,30 @@
+#pragma once
+// Kernel latency tau(batch): the GPU time of one execution of a batch of `batch` items.
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace sonicsim {
+
+// tau(b) = intercept + per_item * b.
+struct AffineLatency {
+  double intercept_s;
+  double per_item_s;
+};
+
+// Measured (batch, latency) points, batch strictly increasing. Between points: linear
+// interpolation. Below the first point: the first latency (a smaller batch is not modelled as
+// faster than the smallest one measured). Above the last point: the slope of the last two points
+// (the throughput-bound regime continues), or the last latency if only one point was measured.
+struct TableLatency {
+  std::vector<std::pair<double, double>> points;  // (batch items, seconds)
+};
+
+using KernelLatency = std::variant<AffineLatency, TableLatency>;
+
+double kernel_latency_s(const KernelLatency& model, double batch_items);
+
+std::string describe(const KernelLatency& model);
+
+}  // namespace sonicsim

@@ -1,0 +1,44 @@
+#pragma once
+// Random numbers that are reproducible across platforms: std::mt19937_64's output sequence is fixed
+// by the C++ standard, but std::*_distribution are not, so the transforms are written out here.
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+namespace sonicsim {
+
+// SplitMix64: derives independent, well-mixed seeds for sub-streams (one per job, per client...),
+// so a job's random draws do not depend on how the simulator interleaves actors.
+constexpr std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t stream) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : engine_(seed) {}
+
+  // Uniform in [0, 1) with 53 random bits.
+  double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
+
+  // Uniform in (0, 1]: safe to take the logarithm of.
+  double uniform_open_zero() { return 1.0 - uniform(); }
+
+  // Standard normal by the Box-Muller transform (one of the pair is used, so each call consumes
+  // exactly two draws and the stream stays easy to reason about).
+  double standard_normal() {
+    const double u1 = uniform_open_zero();
+    const double u2 = uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+  }
+
+  // Uniform integer in [0, n).
+  std::uint64_t below(std::uint64_t n) { return static_cast<std::uint64_t>(uniform() * static_cast<double>(n)); }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+}  // namespace sonicsim

@@ -1,0 +1,147 @@
+#pragma once
+// The scenario as plain data, after parsing and validation. All quantities in SI base units:
+// seconds, bytes, bytes per second. See scenarios/README.md for the file format.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "models/distribution.hpp"
+#include "models/kernel_latency.hpp"
+
+namespace sonicsim {
+
+struct LinkSpec {
+  double bandwidth_Bps = 0;
+  double latency_s = 0;
+};
+
+enum class JobPlacement { Fill, Spread };
+
+struct WorkerPool {
+  std::string name;
+  int nodes = 0;
+  int cores_per_node = 0;
+  double cpu_speed = 1.0;  // relative to the reference CPU on which module times are given
+  LinkSpec nic;
+};
+
+struct ServerGroup {
+  std::string name;
+  int count = 1;
+  int gpus_per_server = 1;
+  std::string gpu_type;
+  LinkSpec nic;
+  std::vector<std::string> models;  // the models this group serves
+};
+
+enum class LoadBalancing { PerJob, RoundRobin };
+
+struct Platform {
+  std::vector<WorkerPool> worker_pools;
+  JobPlacement placement = JobPlacement::Fill;
+  LinkSpec site_uplink;
+  std::optional<LinkSpec> wan;  // absent: servers sit on the site network
+  std::vector<ServerGroup> servers;
+  LoadBalancing load_balancing = LoadBalancing::PerJob;
+};
+
+struct ModelSpec {
+  std::string name;
+  double input_bytes_per_item = 0;
+  double output_bytes_per_item = 0;
+  int max_batch_size = 0;
+  int instances_per_gpu = 1;
+  std::optional<KernelLatency> kernel_latency;             // for GPU types not listed below
+  std::map<std::string, KernelLatency> kernel_latency_by_gpu;
+
+  // The latency model for a GPU type; the scenario parser guarantees one exists for every served type.
+  const KernelLatency& latency_for(const std::string& gpu_type) const {
+    const auto it = kernel_latency_by_gpu.find(gpu_type);
+    return it != kernel_latency_by_gpu.end() ? it->second : *kernel_latency;
+  }
+};
+
+struct CpuModule {
+  std::string name;
+  Distribution time;
+};
+
+struct InferenceModule {
+  std::string name;
+  int model = -1;  // index into Scenario::models
+  int items_per_event = 0;
+  int items_per_request = 0;
+  Distribution preprocess;
+  int in_flight = 1;  // 1 = blocking; m > 1 = asynchronous with m requests outstanding
+  std::optional<Distribution> cpu_fallback;  // time on the CPU when no server serves the model
+
+  int requests_per_event() const { return (items_per_event + items_per_request - 1) / items_per_request; }
+};
+
+using Module = std::variant<CpuModule, InferenceModule>;
+
+struct StartAllAtOnce {};
+struct StartStaggered {
+  double interval_s = 0;
+};
+struct StartWaves {
+  int jobs_per_wave = 1;
+  double period_s = 0;
+};
+using StartPattern = std::variant<StartAllAtOnce, StartStaggered, StartWaves>;
+
+struct Workload {
+  int jobs = 1;
+  std::optional<int> events_per_job;  // exactly one of events_per_job and duration_s is set
+  std::optional<double> duration_s;
+  double warmup_s = 0;  // events starting before this are left out of the statistics
+  StartPattern start = StartAllAtOnce{};
+  std::vector<Module> modules;
+};
+
+struct NetworkModel {
+  std::string model = "CM02";  // SimGrid network/model
+  double tcp_gamma_bytes = 4194304;  // SimGrid network/TCP-gamma (TCP window); 0 disables the limit
+  bool crosstraffic = false;
+  // Unset: the model's own value (1 for CM02; LV08's calibrated 13.01 and 0.97).
+  std::optional<double> latency_factor;
+  std::optional<double> bandwidth_factor;
+};
+
+struct Outputs {
+  bool events = true;
+  bool requests = true;
+  bool batches = true;
+};
+
+struct SimulationOptions {
+  std::uint64_t seed = 1;
+  NetworkModel network;
+  int stack_size_kib = 64;
+  Outputs outputs;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  Platform platform;
+  std::vector<ModelSpec> models;
+  Workload workload;
+  SimulationOptions simulation;
+
+  int model_index(const std::string& model_name) const {
+    for (std::size_t i = 0; i < models.size(); ++i)
+      if (models[i].name == model_name) return static_cast<int>(i);
+    return -1;
+  }
+  int total_worker_cores() const {
+    int cores = 0;
+    for (const auto& pool : platform.worker_pools) cores += pool.nodes * pool.cores_per_node;
+    return cores;
+  }
+};
+
+}  // namespace sonicsim

@@ -1,0 +1,332 @@
+#include "models/scenario_parser.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace sonicsim {
+namespace {
+
+using nlohmann::json;
+
+LinkSpec parse_link(const JsonNode& node) {
+  node.allow_only({"bandwidth", "latency"});
+  return LinkSpec{node.at("bandwidth").bandwidth_Bps(), node.at("latency").duration_s()};
+}
+
+Distribution parse_distribution(const JsonNode& node) {
+  if (node.raw().is_string()) return ConstantDist{node.duration_s()};  // "110s" is shorthand for a constant
+  if (!node.raw().is_object())
+    node.fail(std::string("expected a duration like \"110s\" or a distribution object, got ") +
+              node.raw().type_name() + " " + node.raw().dump());
+  const std::string kind = node.at("distribution").string();
+  if (kind == "constant") {
+    node.allow_only({"distribution", "value"});
+    return ConstantDist{node.at("value").duration_s()};
+  }
+  if (kind == "normal" || kind == "lognormal") {
+    node.allow_only({"distribution", "mean", "stddev"});
+    const double mean = node.at("mean").duration_s();
+    const double stddev = node.at("stddev").duration_s();
+    if (kind == "lognormal" && !(mean > 0)) node.at("mean").fail("expected a positive mean for a lognormal");
+    if (kind == "normal") return NormalDist{mean, stddev};
+    return LognormalDist{mean, stddev};
+  }
+  if (kind == "exponential") {
+    node.allow_only({"distribution", "mean"});
+    return ExponentialDist{node.at("mean").positive_duration_s()};
+  }
+  if (kind == "empirical") {
+    node.allow_only({"distribution", "samples"});
+    EmpiricalDist dist;
+    for (const JsonNode& s : node.at("samples").non_empty_elements()) dist.samples.push_back(s.duration_s());
+    return dist;
+  }
+  node.at("distribution").fail("expected one of \"constant\", \"normal\", \"lognormal\", \"exponential\", "
+                               "\"empirical\", got \"" + kind + "\"");
+}
+
+KernelLatency parse_kernel_latency(const JsonNode& node) {
+  const std::string kind = node.at("type").string();
+  if (kind == "affine") {
+    node.allow_only({"type", "intercept", "per_item"});
+    return AffineLatency{node.at("intercept").duration_s(), node.at("per_item").duration_s()};
+  }
+  if (kind == "table") {
+    node.allow_only({"type", "points"});
+    TableLatency table;
+    for (const JsonNode& point : node.at("points").non_empty_elements()) {
+      point.allow_only({"batch", "latency"});
+      const double batch = point.at("batch").int_at_least(1);
+      if (!table.points.empty() && batch <= table.points.back().first)
+        point.at("batch").fail("expected batch sizes in strictly increasing order");
+      table.points.emplace_back(batch, point.at("latency").duration_s());
+    }
+    return table;
+  }
+  node.at("type").fail("expected \"affine\" or \"table\", got \"" + kind + "\"");
+}
+
+WorkerPool parse_worker_pool(const JsonNode& node) {
+  node.allow_only({"name", "nodes", "cores_per_node", "cpu_speed", "nic"});
+  WorkerPool pool;
+  pool.name = node.at("name").string();
+  pool.nodes = node.at("nodes").int_at_least(1);
+  pool.cores_per_node = node.at("cores_per_node").int_at_least(1);
+  pool.cpu_speed = node.at("cpu_speed").number_positive();
+  pool.nic = parse_link(node.at("nic"));
+  return pool;
+}
+
+ServerGroup parse_server_group(const JsonNode& node) {
+  node.allow_only({"name", "count", "gpus_per_server", "gpu", "nic", "models"});
+  ServerGroup group;
+  group.name = node.at("name").string();
+  group.count = node.at("count").int_at_least(1);
+  group.gpus_per_server = node.at("gpus_per_server").int_at_least(1);
+  group.gpu_type = node.at("gpu").string();
+  group.nic = parse_link(node.at("nic"));
+  for (const JsonNode& m : node.at("models").non_empty_elements()) group.models.push_back(m.string());
+  return group;
+}
+
+Platform parse_platform(const JsonNode& node) {
+  node.allow_only({"worker_pools", "placement", "site_uplink", "wan", "servers", "load_balancing"});
+  Platform platform;
+  std::set<std::string> names;
+  for (const JsonNode& p : node.at("worker_pools").non_empty_elements()) {
+    platform.worker_pools.push_back(parse_worker_pool(p));
+    if (!names.insert(platform.worker_pools.back().name).second) p.at("name").fail("duplicate worker pool name");
+  }
+  if (auto placement = node.find("placement")) {
+    const std::string p = placement->string();
+    if (p == "fill")
+      platform.placement = JobPlacement::Fill;
+    else if (p == "spread")
+      platform.placement = JobPlacement::Spread;
+    else
+      placement->fail("expected \"fill\" or \"spread\", got \"" + p + "\"");
+  }
+  platform.site_uplink = parse_link(node.at("site_uplink"));
+  if (auto wan = node.find("wan")) platform.wan = parse_link(*wan);
+  names.clear();
+  for (const JsonNode& s : node.at("servers").elements()) {
+    platform.servers.push_back(parse_server_group(s));
+    if (!names.insert(platform.servers.back().name).second) s.at("name").fail("duplicate server group name");
+  }
+  if (auto lb = node.find("load_balancing")) {
+    const std::string p = lb->string();
+    if (p == "per_job")
+      platform.load_balancing = LoadBalancing::PerJob;
+    else if (p == "round_robin")
+      platform.load_balancing = LoadBalancing::RoundRobin;
+    else
+      lb->fail("expected \"per_job\" or \"round_robin\", got \"" + p + "\"");
+  }
+  return platform;
+}
+
+ModelSpec parse_model(const std::string& name, const JsonNode& node) {
+  node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_gpu",
+                   "kernel_latency", "kernel_latency_by_gpu"});
+  ModelSpec model;
+  model.name = name;
+  model.input_bytes_per_item = node.at("input_bytes_per_item").bytes();
+  model.output_bytes_per_item = node.at("output_bytes_per_item").bytes();
+  model.max_batch_size = node.at("max_batch_size").int_at_least(1);
+  model.instances_per_gpu = node.at("instances_per_gpu").int_at_least(1);
+  if (auto k = node.find("kernel_latency")) model.kernel_latency = parse_kernel_latency(*k);
+  if (auto by_gpu = node.find("kernel_latency_by_gpu")) {
+    for (const std::string& gpu : by_gpu->keys())
+      model.kernel_latency_by_gpu.emplace(gpu, parse_kernel_latency(by_gpu->at(gpu)));
+  }
+  if (!model.kernel_latency && model.kernel_latency_by_gpu.empty())
+    node.fail("expected \"kernel_latency\" or \"kernel_latency_by_gpu\" for model \"" + name + "\"");
+  return model;
+}
+
+Module parse_module(const JsonNode& node, const Scenario& scenario) {
+  const std::string type = node.at("type").string();
+  if (type == "cpu") {
+    node.allow_only({"type", "name", "time"});
+    return CpuModule{node.at("name").string(), parse_distribution(node.at("time"))};
+  }
+  if (type == "inference") {
+    node.allow_only({"type", "name", "model", "items_per_event", "items_per_request", "preprocess", "in_flight",
+                     "cpu_fallback"});
+    InferenceModule m;
+    m.name = node.at("name").string();
+    const JsonNode model = node.at("model");
+    m.model = scenario.model_index(model.string());
+    if (m.model < 0) model.fail("unknown model \"" + model.string() + "\" (not defined under /models)");
+    m.items_per_event = node.at("items_per_event").int_at_least(1);
+    m.items_per_request = node.at("items_per_request").int_at_least(1);
+    m.preprocess = parse_distribution(node.at("preprocess"));
+    m.in_flight = node.at("in_flight").int_at_least(1);
+    if (auto fallback = node.find("cpu_fallback")) m.cpu_fallback = parse_distribution(*fallback);
+    return m;
+  }
+  node.at("type").fail("expected \"cpu\" or \"inference\", got \"" + type + "\"");
+}
+
+StartPattern parse_start(const JsonNode& node) {
+  const std::string pattern = node.at("pattern").string();
+  if (pattern == "all_at_once") {
+    node.allow_only({"pattern"});
+    return StartAllAtOnce{};
+  }
+  if (pattern == "staggered") {
+    node.allow_only({"pattern", "interval"});
+    return StartStaggered{node.at("interval").duration_s()};
+  }
+  if (pattern == "waves") {
+    node.allow_only({"pattern", "jobs_per_wave", "period"});
+    return StartWaves{node.at("jobs_per_wave").int_at_least(1), node.at("period").duration_s()};
+  }
+  node.at("pattern").fail("expected \"all_at_once\", \"staggered\" or \"waves\", got \"" + pattern + "\"");
+}
+
+Workload parse_workload(const JsonNode& node, const Scenario& scenario) {
+  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "modules"});
+  Workload w;
+  w.jobs = node.at("jobs").int_at_least(1);
+  const auto events = node.find("events_per_job");
+  const auto duration = node.find("duration");
+  if (events.has_value() == duration.has_value())
+    node.fail("expected exactly one of \"events_per_job\" and \"duration\"");
+  if (events) w.events_per_job = events->int_at_least(1);
+  if (duration) w.duration_s = duration->positive_duration_s();
+  if (auto warmup = node.find("warmup")) w.warmup_s = warmup->duration_s();
+  if (w.duration_s && w.warmup_s >= *w.duration_s) node.at("warmup").fail("expected a warm-up shorter than the duration");
+  w.start = parse_start(node.at("start"));
+  for (const JsonNode& m : node.at("modules").non_empty_elements()) w.modules.push_back(parse_module(m, scenario));
+  return w;
+}
+
+SimulationOptions parse_simulation(const JsonNode& node) {
+  node.allow_only({"seed", "network", "stack_size", "outputs"});
+  SimulationOptions options;
+  options.seed = static_cast<std::uint64_t>(node.at("seed").integer_at_least(0));
+  if (auto net = node.find("network")) {
+    net->allow_only({"model", "tcp_gamma", "crosstraffic", "latency_factor", "bandwidth_factor"});
+    if (auto m = net->find("model")) {
+      options.network.model = m->string();
+      if (options.network.model != "CM02" && options.network.model != "LV08")
+        m->fail("expected \"CM02\" or \"LV08\", got \"" + options.network.model + "\"");
+    }
+    if (auto g = net->find("tcp_gamma")) options.network.tcp_gamma_bytes = g->bytes();
+    if (auto c = net->find("crosstraffic")) options.network.crosstraffic = c->boolean();
+    if (auto f = net->find("latency_factor")) options.network.latency_factor = f->number_positive();
+    if (auto f = net->find("bandwidth_factor")) options.network.bandwidth_factor = f->number_positive();
+  }
+  if (auto stack = node.find("stack_size")) {
+    const double bytes = stack->bytes();
+    if (bytes < 16 * 1024) stack->fail("expected a stack size of at least 16KiB");
+    options.stack_size_kib = static_cast<int>(bytes / 1024);
+  }
+  if (auto outputs = node.find("outputs")) {
+    options.outputs = Outputs{false, false, false};
+    for (const JsonNode& o : outputs->elements()) {
+      const std::string name = o.string();
+      if (name == "events")
+        options.outputs.events = true;
+      else if (name == "requests")
+        options.outputs.requests = true;
+      else if (name == "batches")
+        options.outputs.batches = true;
+      else
+        o.fail("expected one of \"events\", \"requests\", \"batches\", got \"" + name + "\"");
+    }
+  }
+  return options;
+}
+
+void check_consistency(const JsonNode& root, Scenario& s) {
+  // Every served model must exist and have a latency model for the group's GPU type.
+  const JsonNode servers = root.at("platform").at("servers");
+  for (std::size_t g = 0; g < s.platform.servers.size(); ++g) {
+    const ServerGroup& group = s.platform.servers[g];
+    const JsonNode models = servers.elements()[g].at("models");
+    for (std::size_t i = 0; i < group.models.size(); ++i) {
+      const int m = s.model_index(group.models[i]);
+      if (m < 0) models.elements()[i].fail("unknown model \"" + group.models[i] + "\" (not defined under /models)");
+      const ModelSpec& model = s.models[m];
+      if (!model.kernel_latency && !model.kernel_latency_by_gpu.count(group.gpu_type))
+        root.at("models").at(model.name).fail("no kernel latency for GPU type \"" + group.gpu_type +
+                                               "\" (served by server group \"" + group.name + "\")");
+    }
+  }
+  // A model that no server serves needs a CPU fallback time.
+  const auto modules = root.at("workload").at("modules").elements();
+  for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
+    const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
+    if (!inference) continue;
+    bool served = false;
+    for (const ServerGroup& group : s.platform.servers)
+      for (const std::string& name : group.models) served = served || name == s.models[inference->model].name;
+    if (!served && !inference->cpu_fallback)
+      modules[i].fail("model \"" + s.models[inference->model].name +
+                      "\" is served by no server group: expected a \"cpu_fallback\" time");
+  }
+  if (s.workload.jobs > s.total_worker_cores())
+    root.at("workload").at("jobs").fail("expected at most " + std::to_string(s.total_worker_cores()) +
+                                        " jobs (the worker pools have that many cores; one job per core)");
+}
+
+}  // namespace
+
+json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return json::parse(text.str());
+  } catch (const json::parse_error& e) {
+    std::string message = e.what();
+    const auto pos = message.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " prefix
+    if (pos != std::string::npos) message = message.substr(pos + 2);
+    throw InputError(path, "", "invalid JSON: " + message);
+  }
+}
+
+void apply_override(json& document, const std::string& pointer, const std::string& value_text,
+                    const std::string& file) {
+  json value;
+  try {
+    value = json::parse(value_text);
+  } catch (const json::parse_error&) {
+    value = value_text;
+  }
+  try {
+    const json::json_pointer ptr(pointer);
+    if (!ptr.empty() && !document.contains(ptr.parent_pointer()))
+      throw InputError(file, pointer, "cannot set a value here: the parent path does not exist");
+    document[ptr] = value;
+  } catch (const json::exception& e) {
+    throw InputError(file, pointer, std::string("cannot apply the override: ") + e.what());
+  }
+}
+
+Scenario parse_scenario(const json& document, const std::string& file) {
+  const JsonNode root(document, "", file);
+  root.allow_only({"name", "description", "platform", "models", "workload", "simulation"});
+  Scenario s;
+  s.name = root.at("name").string();
+  if (auto d = root.find("description")) s.description = d->string();
+  s.platform = parse_platform(root.at("platform"));
+  const JsonNode models = root.at("models");
+  for (const std::string& name : models.keys()) s.models.push_back(parse_model(name, models.at(name)));
+  s.workload = parse_workload(root.at("workload"), s);
+  s.simulation = parse_simulation(root.at("simulation"));
+  check_consistency(root, s);
+  return s;
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
+  json document = read_json_file(path);
+  for (const auto& [pointer, value] : overrides) apply_override(document, pointer, value, path);
+  return parse_scenario(document, path);
+}
+
+}  // namespace sonicsim

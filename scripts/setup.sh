@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages sonicsim needs to build and test. Idempotent; run as root.
+set -euo pipefail
+
+packages=(
+  build-essential cmake
+  libsimgrid-dev
+  libboost-program-options-dev
+  libeigen3-dev
+  nlohmann-json3-dev
+  doctest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,48 @@
+// sonicsim: simulates CPU grid jobs that offload inference to GPU servers (the SONIC pattern).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options/errors.hpp>
+
+#include "models/json_reader.hpp"
+#include "sim/cli/run_command.hpp"
+
+namespace {
+
+const char* const kUsage =
+    "usage: sonicsim COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  run SCENARIO.json    simulate a scenario; summary on the terminal, --output DIR for files\n"
+    "\n"
+    "`sonicsim COMMAND --help` describes a command's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string command = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (command == "run") return sonicsim::cli::run_command(rest);
+    std::cerr << "sonicsim: error: unknown command \"" << command << "\"\n" << kUsage;
+    return 2;
+  } catch (const sonicsim::InputError& e) {
+    std::cerr << "sonicsim: error: " << e.what() << '\n';
+    return 2;
+  } catch (const boost::program_options::error& e) {
+    std::cerr << "sonicsim: error: " << e.what() << '\n';
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "sonicsim: error: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "sonicsim: error: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,66 @@
+#include "sim/cli/run_command.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "analysis/result_writers.hpp"
+#include "analysis/summary.hpp"
+#include "models/scenario_parser.hpp"
+#include "sim/cli/overrides.hpp"
+#include "sim/simulation.hpp"
+
+namespace sonicsim::cli {
+namespace po = boost::program_options;
+
+int run_command(const std::vector<std::string>& args) {
+  po::options_description options("sonicsim run SCENARIO.json [options]");
+  std::string output;
+  std::vector<std::string> sets;
+  options.add_options()
+      ("help,h", "show this help")
+      ("output,o", po::value(&output), "directory for summary.json, events.csv, requests.csv, batches.csv")
+      ("seed", po::value<std::uint64_t>(), "random seed (overrides /simulation/seed)")
+      ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
+      ("quiet,q", "print nothing but errors");
+  po::options_description hidden;
+  std::string scenario_path;
+  hidden.add_options()("scenario", po::value(&scenario_path));
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << options << '\n';
+    return 0;
+  }
+  if (scenario_path.empty()) throw po::error("missing the scenario file (sonicsim run SCENARIO.json)");
+
+  auto overrides = parse_overrides(sets);
+  if (vm.count("seed")) overrides.emplace_back("/simulation/seed", std::to_string(vm["seed"].as<std::uint64_t>()));
+  const Scenario scenario = load_scenario(scenario_path, overrides);
+  for (const Module& m : scenario.workload.modules) {
+    const auto* inference = std::get_if<InferenceModule>(&m);
+    if (inference && inference->items_per_request > scenario.models[inference->model].max_batch_size)
+      std::cerr << "sonicsim: warning: module \"" << inference->name << "\" sends requests of "
+                << inference->items_per_request << " items but model \"" << scenario.models[inference->model].name
+                << "\" has max_batch_size " << scenario.models[inference->model].max_batch_size
+                << ": the server rejects them\n";
+  }
+
+  const SimulationResults results = simulate(scenario);
+  const Summary summary = summarize(results);
+  if (!vm.count("quiet")) std::cout << format_summary(summary);
+  if (!output.empty()) {
+    write_results(output, results, summary, scenario.simulation.outputs);
+    if (!vm.count("quiet")) std::cout << "\nresults written to " << output << "/\n";
+  }
+  return 0;
+}
+
+}  // namespace sonicsim::cli

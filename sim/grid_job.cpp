@@ -1,0 +1,125 @@
+#include "sim/grid_job.hpp"
+
+#include <algorithm>
+
+#include "sim/platform.hpp"
+
+namespace sonicsim::sim {
+namespace sg4 = simgrid::s4u;
+
+GridJob::GridJob(int index, sg4::Host* host, double start_s, JobContext context)
+    : index_(index),
+      host_(host),
+      start_s_(start_s),
+      context_(context),
+      rng_(mix_seed(context.scenario.simulation.seed, static_cast<std::uint64_t>(index))),
+      inbox_(sg4::Mailbox::by_name("job-" + std::to_string(index))) {}
+
+void GridJob::operator()() {
+  sg4::this_actor::sleep_until(start_s_);
+  const Workload& w = context_.scenario.workload;
+  for (int event = 0;; ++event) {
+    if (w.events_per_job && event >= *w.events_per_job) break;
+    if (w.duration_s && sg4::Engine::get_clock() >= *w.duration_s) break;
+    run_event(event);
+  }
+}
+
+double GridJob::compute(double reference_seconds) {
+  const double before = sg4::Engine::get_clock();
+  if (reference_seconds > 0) sg4::this_actor::execute(reference_seconds * kReferenceSpeed);
+  return sg4::Engine::get_clock() - before;
+}
+
+void GridJob::run_event(int event) {
+  context_.recorder.event_started();
+  EventRecord record;
+  record.job = index_;
+  record.event = event;
+  record.start_s = sg4::Engine::get_clock();
+  const auto& modules = context_.scenario.workload.modules;
+  for (std::size_t m = 0; m < modules.size(); ++m) {
+    if (const auto* cpu = std::get_if<CpuModule>(&modules[m])) {
+      record.cpu_s += compute(sample(cpu->time, rng_));
+      continue;
+    }
+    const auto& inference = std::get<InferenceModule>(modules[m]);
+    record.preprocess_s += compute(sample(inference.preprocess, rng_));
+    if (context_.balancer.serves(inference.model))
+      run_requests(inference, static_cast<int>(m), event, record);
+    else
+      record.fallback_s += compute(sample(*inference.cpu_fallback, rng_));
+  }
+  record.end_s = sg4::Engine::get_clock();
+  context_.recorder.event_finished(record);
+}
+
+// Sends the event's requests with at most `in_flight` outstanding, and waits for every answer.
+// Each request upload is a host-to-host transfer that this job waits on, so the server learns of
+// the request exactly when its last byte arrives (a shared server mailbox would deliver in posting
+// order instead). For each outstanding request the job keeps one receive posted on its own mailbox,
+// so every response transfer starts as soon as the server sends it.
+void GridJob::run_requests(const InferenceModule& module, int module_index, int event, EventRecord& record) {
+  const ModelSpec& model = context_.scenario.models[module.model];
+  const int total = module.requests_per_event();
+  struct Pending {
+    bool upload;
+    InFlightRequest* request;  // the upload's request; for a receive, filled in when it completes
+  };
+  std::vector<sg4::ActivityPtr> activities;
+  std::vector<std::unique_ptr<Pending>> pending;  // stable addresses: receives write into them
+  int sent = 0, answered = 0, outstanding = 0;
+  const double first_sent = sg4::Engine::get_clock();
+
+  auto send_next = [&]() {
+    InFlightRequest* r = context_.recorder.new_request();
+    RequestRecord& rec = r->record;
+    rec.job = index_;
+    rec.event = event;
+    rec.module = module_index;
+    rec.model = module.model;
+    rec.items = std::min(module.items_per_request, module.items_per_event - sent * module.items_per_request);
+    rec.input_bytes = rec.items * model.input_bytes_per_item;
+    rec.output_bytes = rec.items * model.output_bytes_per_item;
+    rec.server = context_.balancer.pick(module.model, index_);
+    rec.sent_s = sg4::Engine::get_clock();
+    r->client = host_;
+    r->reply_to = inbox_;
+    InferenceServer& server = *context_.servers[rec.server];
+    context_.recorder.request_sent(*r);
+    activities.push_back(sg4::Comm::sendto_async(host_, server.host(), static_cast<std::uint64_t>(rec.input_bytes)));
+    pending.push_back(std::make_unique<Pending>(Pending{true, r}));
+    auto receive = std::make_unique<Pending>(Pending{false, nullptr});
+    activities.push_back(inbox_->get_async<InFlightRequest>(&receive->request));
+    pending.push_back(std::move(receive));
+    ++sent;
+    ++outstanding;
+  };
+
+  while (answered < total) {
+    while (outstanding < module.in_flight && sent < total) send_next();
+    const auto done = static_cast<std::size_t>(sg4::Activity::wait_any(activities));
+    const Pending finished = *pending[done];
+    activities.erase(activities.begin() + static_cast<std::ptrdiff_t>(done));
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(done));
+
+    InFlightRequest* r = finished.request;
+    if (finished.upload) {
+      context_.servers[r->record.server]->receive(r);
+      continue;
+    }
+    RequestRecord& rec = r->record;
+    rec.received_s = sg4::Engine::get_clock();
+    record.network_s += (rec.arrived_s - rec.sent_s) + (rec.received_s - rec.exec_end_s);
+    record.queue_s += rec.exec_start_s - rec.arrived_s;
+    record.gpu_s += rec.exec_end_s - rec.exec_start_s;
+    ++record.requests;
+    if (rec.status == RequestStatus::Rejected) ++record.rejected_requests;
+    context_.recorder.request_answered(r);
+    ++answered;
+    --outstanding;
+  }
+  record.inference_s += sg4::Engine::get_clock() - first_sent;
+}
+
+}  // namespace sonicsim::sim

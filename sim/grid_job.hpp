@@ -1,0 +1,42 @@
+#pragma once
+// A grid job: one core of a worker node, running the scenario's module chain event after event.
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "models/rng.hpp"
+#include "models/scenario.hpp"
+#include "sim/inference_server.hpp"
+#include "sim/load_balancer.hpp"
+#include "sim/recorder.hpp"
+
+namespace sonicsim::sim {
+
+struct JobContext {
+  const Scenario& scenario;
+  std::vector<std::unique_ptr<InferenceServer>>& servers;
+  LoadBalancer& balancer;
+  Recorder& recorder;
+};
+
+class GridJob {
+ public:
+  GridJob(int index, simgrid::s4u::Host* host, double start_s, JobContext context);
+
+  void operator()();  // the actor's body
+
+ private:
+  // Runs `seconds` of reference-CPU time on this job's core; returns the wall time it took.
+  double compute(double reference_seconds);
+  void run_event(int event);
+  void run_requests(const InferenceModule& module, int module_index, int event, EventRecord& record);
+
+  int index_;
+  simgrid::s4u::Host* host_;
+  double start_s_;
+  JobContext context_;
+  Rng rng_;
+  simgrid::s4u::Mailbox* inbox_;
+};
+
+}  // namespace sonicsim::sim

@@ -1,0 +1,110 @@
+#include "sim/recorder.hpp"
+
+#include <algorithm>
+
+namespace sonicsim::sim {
+namespace sg4 = simgrid::s4u;
+
+Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : scenario_(scenario), platform_(platform) {
+  results_.scenario = scenario.name;
+  results_.seed = scenario.simulation.seed;
+  results_.warmup_s = scenario.workload.warmup_s;
+  for (const ServerNode& s : platform.servers) {
+    results_.server_names.push_back(s.name);
+    gpu_state_.emplace_back(s.gpus.size());
+  }
+  for (const ModelSpec& m : scenario.models) results_.model_names.push_back(m.name);
+  for (const Module& m : scenario.workload.modules)
+    results_.module_names.push_back(std::visit([](const auto& mod) { return mod.name; }, m));
+}
+
+InFlightRequest* Recorder::new_request() {
+  InFlightRequest* r;
+  if (free_requests_.empty()) {
+    r = new InFlightRequest();
+  } else {
+    r = free_requests_.back().release();
+    free_requests_.pop_back();
+    *r = InFlightRequest{};
+  }
+  r->record.id = next_request_id_++;
+  return r;
+}
+
+void Recorder::request_sent(const InFlightRequest& request) {
+  ++results_.requests_sent;
+  transferred(request.client, platform_.servers[request.record.server].host, request.record.input_bytes, true);
+}
+
+void Recorder::request_answered(InFlightRequest* request) {
+  if (request->record.status == RequestStatus::Completed) {
+    ++results_.requests_completed;
+    transferred(platform_.servers[request->record.server].host, request->client, request->record.output_bytes, false);
+  } else {
+    ++results_.requests_rejected;
+  }
+  if (scenario_.simulation.outputs.requests) results_.requests.push_back(request->record);
+  free_requests_.emplace_back(request);
+}
+
+void Recorder::batch_executed(const BatchRecord& batch) {
+  ++results_.batches_executed;
+  results_.batch_units_executed += batch.units;
+  if (scenario_.simulation.outputs.batches) results_.batches.push_back(batch);
+}
+
+void Recorder::kernel_started(int server, int gpu, double now) {
+  GpuState& g = gpu_state_[server][gpu];
+  if (g.active++ == 0) g.busy_since = now;
+}
+
+void Recorder::kernel_finished(int server, int gpu, double now) {
+  GpuState& g = gpu_state_[server][gpu];
+  if (--g.active == 0) g.busy_s += now - g.busy_since;
+}
+
+const std::vector<int>& Recorder::route(const sg4::Host* from, const sg4::Host* to, bool to_server) {
+  const auto key = std::make_pair(from, to);
+  auto it = routes_.find(key);
+  if (it != routes_.end()) return it->second;
+  std::vector<sg4::Link*> links;
+  double latency = 0;
+  from->route_to(to, links, &latency);
+  std::vector<int> indices;
+  for (const sg4::Link* link : links) {
+    const LinkKey link_key{link, to_server};
+    auto [pos, inserted] = link_index_.emplace(link_key, static_cast<int>(results_.links.size()));
+    if (inserted) {
+      std::string name = link->get_name();
+      for (const char* suffix : {"_UP", "_DOWN"})
+        if (name.ends_with(suffix)) name.resize(name.size() - std::string_view(suffix).size());
+      const bool private_link =
+          std::find(platform_.worker_nics.begin(), platform_.worker_nics.end(), link) != platform_.worker_nics.end();
+      results_.links.push_back({name + (to_server ? " (to servers)" : " (to workers)"), link->get_bandwidth(), 0,
+                                !private_link});
+    }
+    indices.push_back(pos->second);
+  }
+  return routes_.emplace(key, std::move(indices)).first->second;
+}
+
+void Recorder::transferred(const sg4::Host* from, const sg4::Host* to, double bytes, bool to_server) {
+  for (int index : route(from, to, to_server)) results_.links[index].bytes += bytes;
+}
+
+SimulationResults Recorder::finish(double end_s) {
+  results_.end_s = end_s;
+  results_.requests_in_flight_at_end =
+      results_.requests_sent - results_.requests_completed - results_.requests_rejected;
+  results_.events_incomplete = events_started_ - static_cast<std::int64_t>(results_.events.size());
+  for (std::size_t server = 0; server < gpu_state_.size(); ++server) {
+    for (std::size_t gpu = 0; gpu < gpu_state_[server].size(); ++gpu) {
+      const GpuState& g = gpu_state_[server][gpu];
+      const double open_interval = g.active > 0 ? end_s - g.busy_since : 0;  // kernels cut off by the end
+      results_.gpus.push_back({static_cast<int>(server), static_cast<int>(gpu), g.busy_s + open_interval});
+    }
+  }
+  return std::move(results_);
+}
+
+}  // namespace sonicsim::sim

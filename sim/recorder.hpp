@@ -1,0 +1,65 @@
+#pragma once
+// Collects what happens during a run: events, requests, batches, GPU busy time and the bytes that
+// cross each link. Requests live in a pool and are recycled once answered.
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "analysis/records.hpp"
+#include "models/scenario.hpp"
+#include "sim/platform.hpp"
+#include "sim/request.hpp"
+
+namespace sonicsim::sim {
+
+class Recorder {
+ public:
+  Recorder(const Scenario& scenario, const FarmPlatform& platform);
+
+  InFlightRequest* new_request();
+  void request_sent(const InFlightRequest& request);
+  // The response (or rejection) reached the client; the request object is recycled.
+  void request_answered(InFlightRequest* request);
+
+  void event_started() { ++events_started_; }
+  void event_finished(const EventRecord& event) { results_.events.push_back(event); }
+
+  std::int64_t new_batch_id() { return next_batch_id_++; }
+  void batch_executed(const BatchRecord& batch);
+  void kernel_started(int server, int gpu, double now);
+  void kernel_finished(int server, int gpu, double now);
+
+  // Bytes moved between two hosts, charged to every link of SimGrid's route between them.
+  void transferred(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, double bytes, bool to_server);
+
+  SimulationResults finish(double end_s);
+
+ private:
+  struct LinkKey {
+    const simgrid::s4u::Link* link;
+    bool to_server;
+    auto operator<=>(const LinkKey&) const = default;
+  };
+  struct GpuState {
+    int active = 0;  // kernels running now
+    double busy_since = 0;
+    double busy_s = 0;
+  };
+  const std::vector<int>& route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, bool to_server);
+
+  const Scenario& scenario_;
+  const FarmPlatform& platform_;
+  SimulationResults results_;
+  std::int64_t next_request_id_ = 0;
+  std::int64_t next_batch_id_ = 0;
+  std::int64_t events_started_ = 0;
+  std::vector<std::unique_ptr<InFlightRequest>> free_requests_;
+  std::vector<std::vector<GpuState>> gpu_state_;  // [server][gpu]
+  std::map<LinkKey, int> link_index_;
+  std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<int>> routes_;
+};
+
+}  // namespace sonicsim::sim

@@ -1,0 +1,16 @@
+#pragma once
+// A request while it is in the system: its record (timestamps filled in as it progresses) and
+// where its response goes.
+#include <simgrid/s4u.hpp>
+
+#include "analysis/records.hpp"
+
+namespace sonicsim::sim {
+
+struct InFlightRequest {
+  RequestRecord record;
+  simgrid::s4u::Host* client = nullptr;
+  simgrid::s4u::Mailbox* reply_to = nullptr;
+};
+
+}  // namespace sonicsim::sim
