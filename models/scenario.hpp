@@ -87,11 +87,15 @@ struct StartAllAtOnce {};
 struct StartStaggered {
   double interval_s = 0;
 };
+// Jobs start evenly over a window: job j of N at j * window / N (out of phase, whatever N is).
+struct StartSpread {
+  double window_s = 0;
+};
 struct StartWaves {
   int jobs_per_wave = 1;
   double period_s = 0;
 };
-using StartPattern = std::variant<StartAllAtOnce, StartStaggered, StartWaves>;
+using StartPattern = std::variant<StartAllAtOnce, StartStaggered, StartSpread, StartWaves>;
 
 struct Workload {
   int jobs = 1;

@@ -179,11 +179,15 @@ StartPattern parse_start(const JsonNode& node) {
     node.allow_only({"pattern", "interval"});
     return StartStaggered{node.at("interval").duration_s()};
   }
+  if (pattern == "spread") {
+    node.allow_only({"pattern", "window"});
+    return StartSpread{node.at("window").duration_s()};
+  }
   if (pattern == "waves") {
     node.allow_only({"pattern", "jobs_per_wave", "period"});
     return StartWaves{node.at("jobs_per_wave").int_at_least(1), node.at("period").duration_s()};
   }
-  node.at("pattern").fail("expected \"all_at_once\", \"staggered\" or \"waves\", got \"" + pattern + "\"");
+  node.at("pattern").fail("expected \"all_at_once\", \"staggered\", \"spread\" or \"waves\", got \"" + pattern + "\"");
 }
 
 Workload parse_workload(const JsonNode& node, const Scenario& scenario) {

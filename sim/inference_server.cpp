@@ -95,7 +95,12 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
     }
 
     recorder_.kernel_started(index_, instance.gpu, start);
-    gpu->exec_async(kernel_latency_s(*queue.latency, batch.units) * kReferenceSpeed)->wait();
+    // Exec::init + set_host: SimGrid 3.32's Host::exec_async runs on the *caller's* host instead.
+    sg4::Exec::init()
+        ->set_flops_amount(kernel_latency_s(*queue.latency, batch.units) * kReferenceSpeed)
+        ->set_host(gpu)
+        ->start()
+        ->wait();
     const double end = sg4::Engine::get_clock();
     recorder_.kernel_finished(index_, instance.gpu, end);
 

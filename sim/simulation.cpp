@@ -44,8 +44,9 @@ std::vector<int> place_jobs(const Scenario& scenario, const sim::FarmPlatform& f
   return slots;
 }
 
-double start_time(const StartPattern& pattern, int job) {
+double start_time(const StartPattern& pattern, int job, int jobs) {
   if (const auto* s = std::get_if<StartStaggered>(&pattern)) return job * s->interval_s;
+  if (const auto* s = std::get_if<StartSpread>(&pattern)) return job * s->window_s / jobs;
   if (const auto* w = std::get_if<StartWaves>(&pattern)) return (job / w->jobs_per_wave) * w->period_s;
   return 0;
 }
@@ -73,7 +74,7 @@ SimulationResults simulate(const Scenario& scenario) {
   for (int j = 0; j < scenario.workload.jobs; ++j) {
     sg4::Host* host = farm.workers[placement[j]].host;
     sg4::Actor::create("job-" + std::to_string(j), host,
-                       sim::GridJob(j, host, start_time(scenario.workload.start, j),
+                       sim::GridJob(j, host, start_time(scenario.workload.start, j, scenario.workload.jobs),
                                     sim::JobContext{scenario, servers, balancer, recorder}));
   }
 
@@ -82,7 +83,12 @@ SimulationResults simulate(const Scenario& scenario) {
   } else {
     engine.run();
   }
-  return recorder.finish(sg4::Engine::get_clock());
+  SimulationResults results = recorder.finish(sg4::Engine::get_clock());
+  // A duration-limited run leaves actors blocked on the servers' semaphores: end them before the
+  // servers go away.
+  sg4::Actor::kill_all();
+  engine.run();
+  return results;
 }
 
 }  // namespace sonicsim

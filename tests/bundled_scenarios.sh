@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The bundled ProtoDUNE 2021 scenarios reproduce the published per-event times (design brief §5):
+# CPU only 330 s (within 1%), SONIC with 1693-item requests 122 s (within 5%).
+set -u
+sonicsim=$1
+scenarios=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passed=0
+
+check_mean() {
+  local scenario=$1 published=$2 tolerance=$3
+  if ! "$sonicsim" run "$scenarios/$scenario.json" --quiet --output "$work/$scenario"; then
+    echo "FAIL $scenario: the run failed"; failures=$((failures + 1)); return
+  fi
+  if python3 - "$work/$scenario/summary.json" "$published" "$tolerance" "$scenario" <<'PY'
+import json, sys
+summary = json.load(open(sys.argv[1]))
+published, tolerance = float(sys.argv[2]), float(sys.argv[3])
+mean = summary["events"]["time_s"]["mean"]
+error = (mean - published) / published
+print(f"{sys.argv[4]}: mean per-event time {mean:.3f} s, published {published} s, error {100 * error:+.2f} %")
+assert summary["requests"]["sent"] == summary["requests"]["completed"], "a request went unanswered"
+sys.exit(0 if abs(error) <= tolerance else 1)
+PY
+  then passed=$((passed + 1)); else echo "FAIL $scenario"; failures=$((failures + 1)); fi
+}
+
+check_mean protodune-2021-cpu-only 330 0.01
+check_mean protodune-2021-sonic 122 0.05
+
+# Same scenario, same seed: byte-identical outputs.
+"$sonicsim" run "$scenarios/protodune-2021-sonic.json" --quiet --output "$work/again"
+for f in summary.json events.csv requests.csv batches.csv; do
+  if cmp -s "$work/protodune-2021-sonic/$f" "$work/again/$f"; then passed=$((passed + 1)); else echo "FAIL $f differs between two runs"; failures=$((failures + 1)); fi
+done
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

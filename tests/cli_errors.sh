@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Bad scenarios get a one-line error naming the file and JSON path, and exit code 2; never a crash.
+set -u
+sonicsim=$1
+scenarios=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passed=0
+
+# expect_error NAME JQ-LIKE-PYTHON-EDIT EXPECTED-SUBSTRING
+expect_error() {
+  local name=$1 edit=$2 expected=$3
+  python3 - "$scenarios/protodune-2021-sonic.json" "$work/$name.json" "$edit" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(s) if not isinstance(s, str) else s)
+PY
+  local out rc
+  out=$("$sonicsim" run "$work/$name.json" 2>&1 >/dev/null)
+  rc=$?
+  local lines
+  lines=$(printf '%s\n' "$out" | wc -l)
+  if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [[ "$out" == *"$name.json: "*"$expected"* ]]; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name: exit $rc, $lines line(s): $out"
+    failures=$((failures + 1))
+  fi
+}
+
+expect_error wrong_unit 's["platform"]["wan"]["bandwidth"] = "100GB"' '/platform/wan/bandwidth: '
+expect_error bare_number 's["platform"]["wan"]["latency"] = "6"' '/platform/wan/latency: expected a duration'
+expect_error missing_field 'del s["models"]["emtrkmichelid"]["max_batch_size"]' '/models/emtrkmichelid/max_batch_size: missing required field'
+expect_error unknown_key 's["workload"]["jobz"] = 3' '/workload/jobz: unknown key'
+expect_error negative_count 's["workload"]["jobs"] = -1' '/workload/jobs: expected an integer >= 1'
+expect_error too_many_jobs 's["workload"]["jobs"] = 100000' '/workload/jobs: expected at most 400 jobs'
+expect_error bad_distribution 's["workload"]["modules"][0]["time"] = {"distribution": "weibull"}' '/workload/modules/0/time/distribution'
+expect_error not_json 's = "{ \"name\": "' 'invalid JSON'
+
+# Command-line mistakes.
+out=$("$sonicsim" run "$work/does-not-exist.json" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"cannot open the file"* ]]; then passed=$((passed + 1)); else echo "FAIL missing file: $rc $out"; failures=$((failures + 1)); fi
+out=$("$sonicsim" run "$scenarios/protodune-2021-sonic.json" --set workload/jobs=2 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--set expects"* ]]; then passed=$((passed + 1)); else echo "FAIL bad --set: $rc $out"; failures=$((failures + 1)); fi
+out=$("$sonicsim" frobnicate 2>&1); rc=$?
+if [ $rc -eq 2 ]; then passed=$((passed + 1)); else echo "FAIL unknown command: $rc"; failures=$((failures + 1)); fi
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

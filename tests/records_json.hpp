@@ -1,0 +1,26 @@
+#pragma once
+// JSON round trip of the result records, so a simulation run in a child process can hand its
+// results back to the test, exactly (nlohmann writes doubles with round-trip precision).
+#include <nlohmann/json.hpp>
+
+#include "analysis/records.hpp"
+
+namespace sonicsim {
+
+NLOHMANN_JSON_SERIALIZE_ENUM(RequestStatus, {{RequestStatus::Completed, "completed"},
+                                             {RequestStatus::Rejected, "rejected"},
+                                             {RequestStatus::InFlight, "in_flight"}})
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EventRecord, job, event, start_s, end_s, cpu_s, preprocess_s, fallback_s,
+                                   inference_s, network_s, queue_s, gpu_s, requests, rejected_requests)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RequestRecord, id, job, event, module, model, server, items, input_bytes,
+                                   output_bytes, sent_s, arrived_s, exec_start_s, exec_end_s, received_s, batch,
+                                   status)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BatchRecord, id, server, model, instance, gpu, requests, units, start_s, end_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuRecord, server, gpu, busy_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkRecord, name, bandwidth_Bps, bytes, shared)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, warmup_s, end_s, server_names, model_names,
+                                   module_names, events, requests, batches, gpus, links, requests_sent,
+                                   requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
+                                   batch_units_executed, events_incomplete)
+
+}  // namespace sonicsim

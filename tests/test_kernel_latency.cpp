@@ -1,0 +1,24 @@
+#include <doctest/doctest.h>
+
+#include "models/kernel_latency.hpp"
+
+using namespace sonicsim;
+
+TEST_CASE("affine latency is intercept plus per-item cost") {
+  const KernelLatency k = AffineLatency{0.002, 47.9e-6};
+  CHECK(kernel_latency_s(k, 1693) == doctest::Approx(0.002 + 1693 * 47.9e-6));
+}
+
+TEST_CASE("table latency interpolates, hits measured points exactly, and extrapolates") {
+  const KernelLatency k = TableLatency{{{1, 0.001}, {64, 0.004}, {256, 0.010}}};
+  CHECK(kernel_latency_s(k, 1) == 0.001);
+  CHECK(kernel_latency_s(k, 64) == 0.004);
+  CHECK(kernel_latency_s(k, 256) == 0.010);
+  CHECK(kernel_latency_s(k, 160) == doctest::Approx(0.004 + (160 - 64) * (0.006 / 192)));
+  // Above the last point: the slope of the last two points continues.
+  CHECK(kernel_latency_s(k, 512) == doctest::Approx(0.010 + 256 * (0.006 / 192)));
+  // Below the first point: no faster than the smallest measured batch.
+  CHECK(kernel_latency_s(k, 0.5) == 0.001);
+  // One point: constant.
+  CHECK(kernel_latency_s(TableLatency{{{8, 0.003}}}, 100) == 0.003);
+}
