@@ -21,9 +21,9 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
 InFlightRequest* Recorder::new_request() {
   InFlightRequest* r;
   if (free_requests_.empty()) {
-    r = new InFlightRequest();
+    r = all_requests_.emplace_back(std::make_unique<InFlightRequest>()).get();
   } else {
-    r = free_requests_.back().release();
+    r = free_requests_.back();
     free_requests_.pop_back();
     *r = InFlightRequest{};
   }
@@ -44,7 +44,7 @@ void Recorder::request_answered(InFlightRequest* request) {
     ++results_.requests_rejected;
   }
   if (scenario_.simulation.outputs.requests) results_.requests.push_back(request->record);
-  free_requests_.emplace_back(request);
+  free_requests_.push_back(request);
 }
 
 void Recorder::batch_executed(const BatchRecord& batch) {

@@ -56,7 +56,8 @@ class Recorder {
   std::int64_t next_request_id_ = 0;
   std::int64_t next_batch_id_ = 0;
   std::int64_t events_started_ = 0;
-  std::vector<std::unique_ptr<InFlightRequest>> free_requests_;
+  std::vector<std::unique_ptr<InFlightRequest>> all_requests_;  // owns every request ever allocated
+  std::vector<InFlightRequest*> free_requests_;
   std::vector<std::vector<GpuState>> gpu_state_;  // [server][gpu]
   std::map<LinkKey, int> link_index_;
   std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<int>> routes_;
