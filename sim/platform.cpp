@@ -30,7 +30,7 @@ FarmPlatform build_platform(const Scenario& scenario) {
   auto* site = sg4::create_star_zone("site");
   site->set_parent(root);
   auto* site_gateway = site->create_router("site-gateway");
-  attach(site, site_gateway, make_link(site, "site-uplink", spec.site_uplink));
+  attach(site, site_gateway, nullptr);
   for (std::size_t p = 0; p < spec.worker_pools.size(); ++p) {
     const WorkerPool& pool = spec.worker_pools[p];
     for (int n = 0; n < pool.nodes; ++n) {
@@ -70,9 +70,10 @@ FarmPlatform build_platform(const Scenario& scenario) {
   }
   datacentre->seal();
 
-  std::vector<sg4::LinkInRoute> wan;
-  if (spec.wan) wan.emplace_back(make_link(root, "wan", *spec.wan), sg4::LinkInRoute::Direction::UP);
-  root->add_route(site->get_netpoint(), datacentre->get_netpoint(), site_gateway, dc_gateway, wan, true);
+  // Between the zones: the site uplink, then the WAN if the servers are off site.
+  std::vector<sg4::LinkInRoute> between{{make_link(root, "site-uplink", spec.site_uplink), sg4::LinkInRoute::Direction::UP}};
+  if (spec.wan) between.emplace_back(make_link(root, "wan", *spec.wan), sg4::LinkInRoute::Direction::UP);
+  root->add_route(site->get_netpoint(), datacentre->get_netpoint(), site_gateway, dc_gateway, between, true);
   root->seal();
   return farm;
 }

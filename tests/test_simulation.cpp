@@ -53,6 +53,17 @@ TEST_CASE("one job, no contention: per-event time = CPU + preprocessing + sum of
   CHECK(e.requests == 4);
 }
 
+TEST_CASE("without a WAN, servers are reached through the site uplink only") {
+  json d = test::base_scenario();
+  d["platform"].erase("wan");
+  d["simulation"]["outputs"] = {"requests"};
+  const auto r = test::simulate_isolated(test::parse(d));
+  const double latency = 10e-6 + 100e-6 + 10e-6;  // worker NIC + site uplink + server NIC
+  const RequestRecord& q = r.requests.at(0);
+  CHECK(q.arrived_s - q.sent_s == doctest::Approx(latency + q.input_bytes / kBottleneck).epsilon(kTimeEpsilon));
+  for (const LinkRecord& l : r.links) CHECK(l.name.find("wan") == std::string::npos);
+}
+
 TEST_CASE("the same job with a faster CPU spends proportionally less CPU time") {
   json d = test::base_scenario();
   d["platform"]["worker_pools"][0]["cpu_speed"] = 2.0;
