@@ -7,23 +7,21 @@ using namespace sonicsim;
 using nlohmann::json;
 
 namespace {
-// The JSON pointer that parsing the modified base scenario complains about.
-std::string error_pointer(const json& document) {
+// The error that parsing the modified base scenario raises: "(no error)" if it parses.
+struct ParseOutcome {
+  std::string pointer = "(no error)";
+  std::string message = "(no error)";
+};
+ParseOutcome parse_outcome(const json& document) {
   try {
     test::parse(document);
   } catch (const InputError& e) {
-    return e.pointer();
+    return {e.pointer(), e.what()};
   }
-  return "(no error)";
+  return {};
 }
-std::string error_message(const json& document) {
-  try {
-    test::parse(document);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string error_pointer(const json& document) { return parse_outcome(document).pointer; }
+std::string error_message(const json& document) { return parse_outcome(document).message; }
 }  // namespace
 
 TEST_CASE("the base scenario parses into SI units") {

@@ -33,6 +33,16 @@ json fast_platform(json d, int nodes) {
   return d;
 }
 
+// `nodes` jobs, one per node, that each send a single 100-item request at time 0.
+json one_request_per_job(int nodes) {
+  json d = fast_platform(test::base_scenario(), nodes);
+  d["workload"]["modules"][0]["time"] = "0s";
+  d["workload"]["modules"][1]["preprocess"] = "0s";
+  d["workload"]["modules"][1]["items_per_event"] = 100;
+  d["workload"]["modules"][1]["items_per_request"] = 100;
+  return d;
+}
+
 }  // namespace
 
 TEST_CASE("one job, no contention: per-event time = CPU + preprocessing + sum of (RTT + bytes/B + tau(b))") {
@@ -74,11 +84,7 @@ TEST_CASE("the same job with a faster CPU spends proportionally less CPU time") 
 
 TEST_CASE("N jobs uploading at once through one shared link each get bandwidth / N") {
   for (int n : {2, 5}) {
-    json d = fast_platform(test::base_scenario(), n);
-    d["workload"]["modules"][0]["time"] = "0s";
-    d["workload"]["modules"][1]["preprocess"] = "0s";
-    d["workload"]["modules"][1]["items_per_event"] = 100;
-    d["workload"]["modules"][1]["items_per_request"] = 100;
+    json d = one_request_per_job(n);
     d["simulation"]["outputs"] = {"requests"};
     const auto r = test::simulate_isolated(test::parse(d));
     REQUIRE(r.requests.size() == static_cast<std::size_t>(n));
@@ -102,11 +108,7 @@ TEST_CASE("a TCP window bounds one flow at tcp_gamma / (2 x route latency)") {
 }
 
 TEST_CASE("requests arriving together at one instance are served first come, first served") {
-  json d = fast_platform(test::base_scenario(), 3);
-  d["workload"]["modules"][0]["time"] = "0s";
-  d["workload"]["modules"][1]["preprocess"] = "0s";
-  d["workload"]["modules"][1]["items_per_event"] = 100;
-  d["workload"]["modules"][1]["items_per_request"] = 100;
+  json d = one_request_per_job(3);
   d["simulation"]["outputs"] = {"requests"};
   const auto r = test::simulate_isolated(test::parse(d));
   std::vector<double> waits;
@@ -121,12 +123,8 @@ TEST_CASE("requests arriving together at one instance are served first come, fir
 }
 
 TEST_CASE("two instances on one GPU time-share it: concurrent kernels each take twice as long") {
-  json d = fast_platform(test::base_scenario(), 2);
+  json d = one_request_per_job(2);
   d["models"]["m"]["instances_per_gpu"] = 2;
-  d["workload"]["modules"][0]["time"] = "0s";
-  d["workload"]["modules"][1]["preprocess"] = "0s";
-  d["workload"]["modules"][1]["items_per_event"] = 100;
-  d["workload"]["modules"][1]["items_per_request"] = 100;
   d["simulation"]["outputs"] = {"batches"};
   const auto r = test::simulate_isolated(test::parse(d));
   REQUIRE(r.batches.size() == 2);
@@ -136,12 +134,8 @@ TEST_CASE("two instances on one GPU time-share it: concurrent kernels each take 
 }
 
 TEST_CASE("instances on different GPUs run concurrently at full speed") {
-  json d = fast_platform(test::base_scenario(), 2);
+  json d = one_request_per_job(2);
   d["platform"]["servers"][0]["gpus_per_server"] = 2;
-  d["workload"]["modules"][0]["time"] = "0s";
-  d["workload"]["modules"][1]["preprocess"] = "0s";
-  d["workload"]["modules"][1]["items_per_event"] = 100;
-  d["workload"]["modules"][1]["items_per_request"] = 100;
   d["simulation"]["outputs"] = {"batches"};
   const auto r = test::simulate_isolated(test::parse(d));
   REQUIRE(r.batches.size() == 2);
