@@ -16,6 +16,9 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 
+# The test scripts read JSON results with python3; any python3 on the PATH will do.
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
