@@ -1,0 +1,93 @@
+#include "models/triton/batch_scan.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace sonicsim::triton {
+namespace {
+
+bool is_preferred(const std::vector<int>& preferred, int units) {
+  return std::find(preferred.begin(), preferred.end(), units) != preferred.end();
+}
+
+}  // namespace
+
+std::vector<int> normalized_preferred_sizes(int max_batch_size, std::vector<int> preferred) {
+  if (preferred.empty() && max_batch_size > 0) preferred.push_back(max_batch_size);
+  return preferred;
+}
+
+ScanResult scan_queue(const DynamicBatching& config, int base_units, bool saturated,
+                      const std::vector<ScannedRequest>& queue, double now_s) {
+  const std::vector<int>& preferred = config.preferred_batch_sizes;
+  const int max_units = std::max(1, config.max_batch_size);
+  const int max_preferred = preferred.empty() ? 0 : *std::max_element(preferred.begin(), preferred.end());
+  const double delay = config.max_queue_delay_s;
+
+  ScanResult result;
+  result.saturated = saturated;
+  int pending_units = 0;
+  std::size_t pending_count = 0;
+  int best_units = 0;
+  std::size_t best_count = 0;
+  bool send_now = false;
+  for (const ScannedRequest& request : queue) {
+    const int b = request.units;
+    const bool starts_batch = base_units == 0 && pending_count == 0;
+    if (!starts_batch) {
+      if (base_units + pending_units + b > max_preferred && best_units == 0) {
+        // Adding this request crosses the largest preferred size: the batch before it is the one.
+        best_units = pending_units;
+        best_count = pending_count;
+        result.saturated = true;
+      }
+      if (base_units + pending_units + b > max_units) {
+        send_now = true;  // it does not fit; requests behind it are never pulled forward
+        break;
+      }
+    }
+    ++pending_count;
+    pending_units += b;
+    if (is_preferred(preferred, base_units + pending_units)) {  // later (larger) hits overwrite
+      best_units = pending_units;
+      best_count = pending_count;
+    }
+  }
+
+  double oldest = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < pending_count; ++i) oldest = std::min(oldest, queue[i].batcher_start_s);
+  const double age = pending_count ? now_s - oldest : std::numeric_limits<double>::infinity();
+  const bool delay_exceeded = delay != 0 && age >= delay;
+
+  if (best_units != 0 && !delay_exceeded) {  // (a) a preferred size, or the batch before crossing
+    if (delay == 0) result.saturated = true;
+    result.take = best_count;
+    return result;
+  }
+  if (pending_count == 0) return result;
+  if (send_now || base_units + pending_units >= max_preferred) {  // (b) cannot usefully grow
+    result.saturated = true;
+    result.take = pending_count;
+    return result;
+  }
+  if (delay_exceeded || delay == 0) {  // (c) the payload may still grow: `sat` stays as it is
+    result.take = pending_count;
+    return result;
+  }
+  for (int p : preferred) {
+    if (p > base_units + pending_units && (result.next_preferred == 0 || p - base_units < result.next_preferred))
+      result.next_preferred = p - base_units;
+  }
+  if (!result.saturated && base_units != 0 && !is_preferred(preferred, base_units)) {  // (d) grow a queued payload
+    result.take = pending_count;
+    return result;
+  }
+  result.wait_s = delay - age;  // (e) keep waiting, but not past a pending request's deadline
+  for (std::size_t i = 0; i < pending_count; ++i) {
+    const double deadline = queue[i].deadline_s;
+    if (deadline != 0) result.wait_s = std::min(result.wait_s, deadline > now_s ? deadline - now_s : 1e-6);
+  }
+  return result;
+}
+
+}  // namespace sonicsim::triton

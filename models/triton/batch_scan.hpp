@@ -1,0 +1,40 @@
+#pragma once
+// One scan of Triton's dynamic batcher over its queue (DynamicBatchScheduler::GetDynamicBatch,
+// restated in ../shared/reference/triton-batcher.md §5.3): given the units already in the current
+// payload and the queued requests in scan order, decide whether to move a prefix of the queue into
+// the payload now, or how long to wait. Pure: no clock, no threads, no SimGrid. Queue policies
+// (timeouts, cancellation) are applied by the caller as Triton's scan cursor reaches each request;
+// `queue` holds the requests that survived them.
+#include <cstddef>
+#include <vector>
+
+namespace sonicsim::triton {
+
+struct DynamicBatching {
+  int max_batch_size = 0;                 // as configured; batching units are capped at max(1, this)
+  std::vector<int> preferred_batch_sizes;  // after normalisation (see normalized_preferred_sizes)
+  double max_queue_delay_s = 0;
+};
+
+// Triton's NormalizeModelConfig: no preferred sizes and max_batch_size > 0 => [max_batch_size].
+std::vector<int> normalized_preferred_sizes(int max_batch_size, std::vector<int> preferred);
+
+struct ScannedRequest {
+  int units = 1;              // max(1, request batch)
+  double batcher_start_s = 0;  // when it entered the batcher
+  double deadline_s = 0;       // queue-policy timeout; 0 = none
+};
+
+struct ScanResult {
+  double wait_s = 0;          // > 0: nothing is taken; wake up after this long at the latest
+  std::size_t take = 0;       // requests to move from the head of the queue into the payload
+  bool saturated = false;     // the batcher's `sat` flag after the scan
+  int next_preferred = 0;     // wake-up threshold in units (only meaningful when waiting)
+};
+
+// base_units: units already in the current payload (0 for a fresh one).
+// saturated: the batcher's `sat` flag before the scan.
+ScanResult scan_queue(const DynamicBatching& config, int base_units, bool saturated,
+                      const std::vector<ScannedRequest>& queue, double now_s);
+
+}  // namespace sonicsim::triton
