@@ -54,10 +54,13 @@ ScanResult scan_queue(const DynamicBatching& config, int base_units, bool satura
     }
   }
 
-  double oldest = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < pending_count; ++i) oldest = std::min(oldest, queue[i].batcher_start_s);
-  const double age = pending_count ? now_s - oldest : std::numeric_limits<double>::infinity();
-  const bool delay_exceeded = delay != 0 && age >= delay;
+  double oldest = -std::numeric_limits<double>::infinity();  // nothing pending: "infinitely old"
+  if (pending_count) oldest = queue[0].batcher_start_s;
+  for (std::size_t i = 1; i < pending_count; ++i) oldest = std::min(oldest, queue[i].batcher_start_s);
+  // Compared as absolute times, so a timer set for oldest + delay finds the delay expired exactly
+  // (now - oldest could round to just below the delay and stall simulated time).
+  const double expiry = oldest + delay;
+  const bool delay_exceeded = delay != 0 && now_s >= expiry;
 
   if (best_units != 0 && !delay_exceeded) {  // (a) a preferred size, or the batch before crossing
     if (delay == 0) result.saturated = true;
@@ -82,11 +85,12 @@ ScanResult scan_queue(const DynamicBatching& config, int base_units, bool satura
     result.take = pending_count;
     return result;
   }
-  result.wait_s = delay - age;  // (e) keep waiting, but not past a pending request's deadline
+  result.wake_at_s = expiry;  // (e) keep waiting, but not past a pending request's deadline
   for (std::size_t i = 0; i < pending_count; ++i) {
     const double deadline = queue[i].deadline_s;
-    if (deadline != 0) result.wait_s = std::min(result.wait_s, deadline > now_s ? deadline - now_s : 1e-6);
+    if (deadline != 0) result.wake_at_s = std::min(result.wake_at_s, deadline > now_s ? deadline : now_s + 1e-6);
   }
+  result.wait_s = result.wake_at_s - now_s;
   return result;
 }
 

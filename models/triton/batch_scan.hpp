@@ -27,6 +27,7 @@ struct ScannedRequest {
 
 struct ScanResult {
   double wait_s = 0;          // > 0: nothing is taken; wake up after this long at the latest
+  double wake_at_s = 0;       // the same as an absolute time (exact: use it for timers)
   std::size_t take = 0;       // requests to move from the head of the queue into the payload
   bool saturated = false;     // the batcher's `sat` flag after the scan
   int next_preferred = 0;     // wake-up threshold in units (only meaningful when waiting)
