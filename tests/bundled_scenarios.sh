@@ -4,15 +4,12 @@
 set -u
 sonicsim=$1
 scenarios=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passed=0
+source "$(dirname "$0")/harness.sh"
 
 check_mean() {
   local scenario=$1 published=$2 tolerance=$3
   if ! "$sonicsim" run "$scenarios/$scenario.json" --quiet --output "$work/$scenario"; then
-    echo "FAIL $scenario: the run failed"; failures=$((failures + 1)); return
+    fail "$scenario: the run failed"; return
   fi
   if python3 - "$work/$scenario/summary.json" "$published" "$tolerance" "$scenario" <<'PY'
 import json, sys
@@ -24,7 +21,7 @@ print(f"{sys.argv[4]}: mean per-event time {mean:.3f} s, published {published} s
 assert summary["requests"]["sent"] == summary["requests"]["completed"], "a request went unanswered"
 sys.exit(0 if abs(error) <= tolerance else 1)
 PY
-  then passed=$((passed + 1)); else echo "FAIL $scenario"; failures=$((failures + 1)); fi
+  then pass; else fail "$scenario"; fi
 }
 
 check_mean protodune-2021-cpu-only 330 0.01
@@ -45,13 +42,12 @@ flat = all(abs(mean(n) - single) / single < 0.01 for n in (50, 100))
 rising = mean(300) > 1.2 * single
 sys.exit(0 if flat and rising else 1)
 PY
-then passed=$((passed + 1)); else echo "FAIL the per-event time is not flat below the knee and rising above it"; failures=$((failures + 1)); fi
+then pass; else fail "the per-event time is not flat below the knee and rising above it"; fi
 
 # Same scenario, same seed: byte-identical outputs.
 "$sonicsim" run "$scenarios/protodune-2021-sonic.json" --quiet --output "$work/again"
 for f in summary.json events.csv requests.csv batches.csv; do
-  if cmp -s "$work/protodune-2021-sonic/$f" "$work/again/$f"; then passed=$((passed + 1)); else echo "FAIL $f differs between two runs"; failures=$((failures + 1)); fi
+  if cmp -s "$work/protodune-2021-sonic/$f" "$work/again/$f"; then pass; else fail "$f differs between two runs"; fi
 done
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

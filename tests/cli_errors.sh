@@ -3,10 +3,7 @@
 set -u
 sonicsim=$1
 scenarios=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passed=0
+source "$(dirname "$0")/harness.sh"
 
 # expect_error NAME JQ-LIKE-PYTHON-EDIT EXPECTED-SUBSTRING
 expect_error() {
@@ -23,10 +20,9 @@ PY
   local lines
   lines=$(printf '%s\n' "$out" | wc -l)
   if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [[ "$out" == *"$name.json: "*"$expected"* ]]; then
-    passed=$((passed + 1))
+    pass
   else
-    echo "FAIL $name: exit $rc, $lines line(s): $out"
-    failures=$((failures + 1))
+    fail "$name: exit $rc, $lines line(s): $out"
   fi
 }
 
@@ -41,11 +37,10 @@ expect_error not_json 's = "{ \"name\": "' 'invalid JSON'
 
 # Command-line mistakes.
 out=$("$sonicsim" run "$work/does-not-exist.json" 2>&1); rc=$?
-if [ $rc -eq 2 ] && [[ "$out" == *"cannot open the file"* ]]; then passed=$((passed + 1)); else echo "FAIL missing file: $rc $out"; failures=$((failures + 1)); fi
+if [ $rc -eq 2 ] && [[ "$out" == *"cannot open the file"* ]]; then pass; else fail "missing file: $rc $out"; fi
 out=$("$sonicsim" run "$scenarios/protodune-2021-sonic.json" --set workload/jobs=2 2>&1); rc=$?
-if [ $rc -eq 2 ] && [[ "$out" == *"--set expects"* ]]; then passed=$((passed + 1)); else echo "FAIL bad --set: $rc $out"; failures=$((failures + 1)); fi
+if [ $rc -eq 2 ] && [[ "$out" == *"--set expects"* ]]; then pass; else fail "bad --set: $rc $out"; fi
 out=$("$sonicsim" frobnicate 2>&1); rc=$?
-if [ $rc -eq 2 ]; then passed=$((passed + 1)); else echo "FAIL unknown command: $rc"; failures=$((failures + 1)); fi
+if [ $rc -eq 2 ]; then pass; else fail "unknown command: $rc"; fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

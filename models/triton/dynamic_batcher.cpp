@@ -68,7 +68,7 @@ void DynamicBatcher::run(double now_s) {
       queue_.pop_front();
     }
     if (current.state == State::Uninit) {
-      current.state = State::Scheduled;  // READY, then handed to the model's payload FIFO at once
+      current.state = State::Scheduled;  // formed and handed to the model's payload FIFO
       fifo_.push_back(current_);
     }
     pick_up(now_s);

@@ -38,7 +38,7 @@ class DynamicBatcher {
   std::size_t waiting_payloads() const { return fifo_.size(); }
 
  private:
-  enum class State { Uninit, Ready, Scheduled, Executing };
+  enum class State { Uninit, Scheduled, Executing };  // Triton's READY -> SCHEDULED hand-off is immediate here
   struct Payload {
     std::vector<QueuedRequest> requests;
     int units = 0;
