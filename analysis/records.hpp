@@ -4,9 +4,19 @@
 #include <string>
 #include <vector>
 
+#include "analysis/triton_stats.hpp"
+
 namespace sonicsim {
 
 enum class RequestStatus : std::uint8_t { Completed, Rejected, InFlight };
+
+// Why Triton refused a request (triton-batcher.md §7).
+enum class RejectReason : std::uint8_t {
+  None,
+  BatchTooLarge,  // INVALID_ARG at submit: batch-size must be <= max_batch_size
+  QueueFull,      // UNAVAILABLE at submit: Exceeds maximum queue size
+  TimedOut,       // UNAVAILABLE from the batcher: Request timeout expired
+};
 
 struct EventRecord {
   int job = 0;
@@ -34,6 +44,7 @@ struct RequestRecord {
   double sent_s = 0, arrived_s = 0, exec_start_s = 0, exec_end_s = 0, received_s = 0;
   std::int64_t batch = -1;
   RequestStatus status = RequestStatus::InFlight;
+  RejectReason reject_reason = RejectReason::None;
 };
 
 struct BatchRecord {
@@ -68,6 +79,7 @@ struct SimulationResults {
   std::vector<BatchRecord> batches;     // kept only when batches.csv is wanted
   std::vector<GpuRecord> gpus;
   std::vector<LinkRecord> links;
+  std::vector<TritonModelStats> triton;  // one per (server, model it serves), in that order
 
   std::int64_t requests_sent = 0, requests_completed = 0, requests_rejected = 0;
   std::int64_t requests_in_flight_at_end = 0;

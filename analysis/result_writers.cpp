@@ -8,6 +8,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "analysis/triton_report.hpp"
+
 namespace sonicsim {
 namespace {
 
@@ -80,6 +82,14 @@ void write_results(const std::string& directory, const SimulationResults& result
   if (outputs.events) write_events_csv((dir / "events.csv").string(), results);
   if (outputs.requests) write_requests_csv((dir / "requests.csv").string(), results);
   if (outputs.batches) write_batches_csv((dir / "batches.csv").string(), results);
+  if (outputs.metrics) {
+    for (std::size_t server = 0; server < summary.server_names.size(); ++server) {
+      const auto path = dir / ("metrics-" + summary.server_names[server] + ".prom");
+      std::ofstream out(path);
+      if (!out) throw std::runtime_error(path.string() + ": cannot write");
+      out << triton_prometheus_text(summary, static_cast<int>(server));
+    }
+  }
 }
 
 }  // namespace sonicsim

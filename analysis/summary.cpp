@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "analysis/triton_report.hpp"
 #include "models/units.hpp"
 
 namespace sonicsim {
@@ -64,6 +65,9 @@ Summary summarize(const SimulationResults& r) {
     s.links.push_back({l.name + " [busiest worker NIC]", l.bandwidth_Bps, l.bytes,
                        r.end_s > 0 ? l.bytes / (l.bandwidth_Bps * r.end_s) : 0});
   }
+  s.server_names = r.server_names;
+  s.model_names = r.model_names;
+  s.triton = r.triton;
   s.batches = r.batches_executed;
   s.mean_batch_items = r.batches_executed ? static_cast<double>(r.batch_units_executed) / r.batches_executed : 0;
   return s;
@@ -108,6 +112,7 @@ nlohmann::json summary_to_json(const Summary& s) {
       {"batches", {{"count", s.batches}, {"mean_items", s.mean_batch_items}}},
       {"gpu", {{"utilization", s.gpu_utilization}, {"per_gpu", gpus}}},
       {"links", links},
+      {"triton", triton_statistics_json(s)},
   };
 }
 
@@ -152,6 +157,7 @@ std::string format_summary(const Summary& s) {
       add("  %-50s %10s  %6.1f %%  %.4g GB\n", l.name.c_str(), units::format_bandwidth(l.bandwidth_Bps).c_str(),
           100 * l.utilization, l.bytes / 1e9);
   }
+  if (!s.triton.empty()) out += "\nTriton statistics (whole run)\n" + format_triton_summary(s);
   return out;
 }
 

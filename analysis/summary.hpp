@@ -44,6 +44,8 @@ struct Summary {
   std::vector<LinkUtilization> links;  // shared links, then the busiest worker NIC
   std::int64_t batches = 0;
   double mean_batch_items = 0;
+  std::vector<std::string> server_names, model_names;
+  std::vector<TritonModelStats> triton;  // whole run, like Triton's counters since model load
 };
 
 Summary summarize(const SimulationResults& results);

@@ -10,6 +10,7 @@
 
 #include "models/distribution.hpp"
 #include "models/kernel_latency.hpp"
+#include "models/triton/model_config.hpp"
 
 namespace sonicsim {
 
@@ -53,7 +54,11 @@ struct ModelSpec {
   double input_bytes_per_item = 0;
   double output_bytes_per_item = 0;
   int max_batch_size = 0;
-  int instances_per_gpu = 1;
+  int instances_per_gpu = 1;  // used when instance_groups is empty: this many on every GPU
+  std::vector<triton::InstanceGroup> instance_groups;
+  std::optional<triton::DynamicBatchingConfig> dynamic_batching;  // absent: Triton's default scheduler
+  triton::BatcherWakeup batcher_wakeup = triton::BatcherWakeup::Idealised;
+  std::string triton_config_path;  // the config.pbtxt these settings came from, if any
   std::optional<KernelLatency> kernel_latency;             // for GPU types not listed below
   std::map<std::string, KernelLatency> kernel_latency_by_gpu;
 
@@ -77,6 +82,8 @@ struct InferenceModule {
   Distribution preprocess;
   int in_flight = 1;  // 1 = blocking; m > 1 = asynchronous with m requests outstanding
   std::optional<Distribution> cpu_fallback;  // time on the CPU when no server serves the model
+  int priority = 0;       // Triton request priority; 0 = the model's default level
+  double timeout_s = 0;   // Triton request "timeout" parameter; 0 = none
 
   int requests_per_event() const { return (items_per_event + items_per_request - 1) / items_per_request; }
 };
@@ -119,6 +126,7 @@ struct Outputs {
   bool events = true;
   bool requests = true;
   bool batches = true;
+  bool metrics = true;  // metrics-<server>.prom, Triton's Prometheus text
 };
 
 struct SimulationOptions {

@@ -229,7 +229,7 @@ SimulationOptions parse_simulation(const JsonNode& node) {
     options.stack_size_kib = static_cast<int>(bytes / 1024);
   }
   if (auto outputs = node.find("outputs")) {
-    options.outputs = Outputs{false, false, false};
+    options.outputs = Outputs{false, false, false, false};
     for (const JsonNode& o : outputs->elements()) {
       const std::string name = o.string();
       if (name == "events")
@@ -238,8 +238,10 @@ SimulationOptions parse_simulation(const JsonNode& node) {
         options.outputs.requests = true;
       else if (name == "batches")
         options.outputs.batches = true;
+      else if (name == "metrics")
+        options.outputs.metrics = true;
       else
-        o.fail("expected one of \"events\", \"requests\", \"batches\", got \"" + name + "\"");
+        o.fail("expected one of \"events\", \"requests\", \"batches\", \"metrics\", got \"" + name + "\"");
     }
   }
   return options;

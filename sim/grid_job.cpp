@@ -85,6 +85,8 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
     rec.sent_s = sg4::Engine::get_clock();
     r->client = host_;
     r->reply_to = inbox_;
+    r->priority = module.priority;
+    r->timeout_s = module.timeout_s;
     InferenceServer& server = *context_.servers[rec.server];
     context_.recorder.request_sent(*r);
     activities.push_back(sg4::Comm::sendto_async(host_, server.host(), static_cast<std::uint64_t>(rec.input_bytes)));

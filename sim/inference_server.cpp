@@ -1,6 +1,8 @@
 #include "sim/inference_server.hpp"
 
-#include "models/fifo_scheduler.hpp"
+#include <algorithm>
+#include <cmath>
+
 #include "models/kernel_latency.hpp"
 
 namespace sonicsim::sim {
@@ -16,17 +18,41 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
     queue->model = m;
     queue->max_batch_size = spec.max_batch_size;
     queue->output_bytes_per_item = spec.output_bytes_per_item;
-    queue->latency = &spec.latency_for(group.gpu_type);
-    queue->scheduler = std::make_unique<FifoScheduler>();
-    // Triton's order: `count` instances on GPU 0, then on GPU 1, ...
-    for (int gpu = 0; gpu < group.gpus_per_server; ++gpu) {
-      for (int k = 0; k < spec.instances_per_gpu; ++k) {
-        Instance instance;
-        instance.index = static_cast<int>(queue->instances.size());
-        instance.gpu = gpu;
-        queue->instances.push_back(std::move(instance));
-      }
+    queue->preserve_ordering = spec.dynamic_batching && spec.dynamic_batching->preserve_ordering;
+
+    auto add_instance = [&](int gpu) {
+      Instance instance;
+      instance.index = static_cast<int>(queue->instances.size());
+      instance.gpu = gpu;
+      instance.device = gpu >= 0 ? node.gpus[gpu] : node.host;
+      instance.latency = &spec.latency_for(gpu >= 0 ? group.gpu_type : "cpu");
+      recorder_.triton(index_, m).instance_loaded(gpu);
+      queue->instances.push_back(std::move(instance));
+    };
+    // Triton's order: a group's `count` instances on its first GPU, then on the next, ...
+    if (spec.instance_groups.empty()) {
+      for (int gpu = 0; gpu < group.gpus_per_server; ++gpu)
+        for (int k = 0; k < spec.instances_per_gpu; ++k) add_instance(gpu);
     }
+    for (const triton::InstanceGroup& g : spec.instance_groups) {
+      if (g.passive) continue;  // passive instances get no work from the scheduler
+      if (g.kind == triton::InstanceKind::Cpu || g.kind == triton::InstanceKind::Model) {
+        for (int k = 0; k < g.count; ++k) add_instance(-1);
+        continue;
+      }
+      std::vector<int> gpus = g.gpus;
+      if (gpus.empty())
+        for (int gpu = 0; gpu < group.gpus_per_server; ++gpu) gpus.push_back(gpu);
+      for (int gpu : gpus)
+        for (int k = 0; k < g.count; ++k) add_instance(gpu);
+    }
+
+    triton::SchedulerSettings settings;
+    settings.max_batch_size = spec.max_batch_size;
+    settings.dynamic_batching = spec.dynamic_batching;
+    settings.instances = static_cast<int>(queue->instances.size());
+    settings.wakeup = spec.batcher_wakeup;
+    queue->scheduler = std::make_unique<triton::DynamicBatcher>(std::move(settings));
     queues_[m] = std::move(queue);
   }
 }
@@ -34,87 +60,155 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
 void InferenceServer::start() {
   for (auto& queue : queues_) {
     if (!queue) continue;
+    ModelQueue* q = queue.get();
     for (Instance& instance : queue->instances) {
       instance.work = sg4::Semaphore::create(0);
       queue->idle.push_back(instance.index);
-      ModelQueue* q = queue.get();
+      queue->scheduler->instance_idle(0.0);
       Instance* inst = &instance;
       sg4::Actor::create(node_.name + "/instance", node_.host, [this, q, inst]() { run_instance(*q, *inst); })
           ->daemonize();
     }
+    queue->timer_mutex = sg4::Mutex::create();
+    queue->timer_changed = sg4::ConditionVariable::create();
+    queue->timer_armed_s = queue->scheduler->next_wakeup_s();
+    sg4::Actor::create(node_.name + "/batcher", node_.host, [this, q]() { run_timer(*q); })->daemonize();
   }
 }
 
 void InferenceServer::receive(InFlightRequest* request) {
   ModelQueue& queue = *queues_[request->record.model];
   const double now = sg4::Engine::get_clock();
-  request->record.arrived_s = now;
-  if (request->record.items > queue.max_batch_size) {
-    // Triton rejects it at submission (INVALID_ARG: batch-size must be <= max_batch_size).
-    request->record.status = RequestStatus::Rejected;
-    request->record.exec_start_s = request->record.exec_end_s = now;
-    respond(request, 0);
+  RequestRecord& record = request->record;
+  record.arrived_s = now;
+  // With max_batch_size 0 the model has no batch dimension: every request is one unit.
+  if (queue.max_batch_size > 0 && record.items > queue.max_batch_size) {
+    reject(queue, request, RejectReason::BatchTooLarge, false);  // INVALID_ARG at submit
     return;
   }
-  queue.waiting.emplace(request->record.id, request);
-  queue.scheduler->enqueue({request->record.id, request->record.items, now}, now);
-  dispatch(queue);
+  const int units = queue.max_batch_size > 0 ? std::max(1, record.items) : 1;
+  if (!queue.scheduler->enqueue({record.id, units, now, request->priority, request->timeout_s}, now)) {
+    reject(queue, request, RejectReason::QueueFull, false);  // UNAVAILABLE at submit
+    return;
+  }
+  recorder_.triton(index_, queue.model).request_arrived();
+  queue.waiting.emplace(record.id, request);
+  after_scheduler_event(queue);
 }
 
-void InferenceServer::dispatch(ModelQueue& queue) {
-  const double now = sg4::Engine::get_clock();
-  while (!queue.idle.empty()) {
-    std::optional<FormedBatch> batch = queue.scheduler->next_batch(now);
-    if (!batch) return;
+// Hands dispatched batches to idle instances, answers timed-out requests and re-arms the timer.
+void InferenceServer::after_scheduler_event(ModelQueue& queue) {
+  for (triton::FormedBatch& batch : queue.scheduler->take_dispatched()) {
     Instance& instance = queue.instances[queue.idle.front()];
     queue.idle.pop_front();
     instance.assigned = std::move(batch);
     instance.work->release();
   }
+  for (const triton::QueuedRequest& timed_out : queue.scheduler->take_timed_out()) {
+    const auto it = queue.waiting.find(timed_out.id);
+    InFlightRequest* request = it->second;
+    queue.waiting.erase(it);
+    reject(queue, request, RejectReason::TimedOut, true);
+  }
+  const double wakeup = queue.scheduler->next_wakeup_s();
+  if (wakeup != queue.timer_armed_s) {
+    queue.timer_armed_s = wakeup;
+    queue.timer_changed->notify_all();
+  }
+}
+
+void InferenceServer::run_timer(ModelQueue& queue) {
+  std::unique_lock lock(*queue.timer_mutex);
+  for (;;) {
+    const double wakeup = queue.timer_armed_s;
+    if (std::isinf(wakeup)) {
+      queue.timer_changed->wait(lock);
+      continue;
+    }
+    if (queue.timer_changed->wait_until(lock, wakeup) == std::cv_status::no_timeout) continue;
+    if (queue.timer_armed_s != wakeup) continue;
+    // The clock may land an ulp short of the requested time; the scheduler must see its own time.
+    queue.scheduler->wake(std::max(sg4::Engine::get_clock(), wakeup));
+    queue.timer_armed_s = -1;  // forces a re-arm below even if the next wake-up is the same time
+    after_scheduler_event(queue);
+  }
+}
+
+void InferenceServer::reject(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton) {
+  const double now = sg4::Engine::get_clock();
+  request->record.status = RequestStatus::Rejected;
+  request->record.reject_reason = reason;
+  request->record.exec_start_s = request->record.exec_end_s = now;
+  if (counted_by_triton) recorder_.triton(index_, queue.model).request_failed(request->record, now);
+  respond(request, 0);
 }
 
 void InferenceServer::respond(InFlightRequest* request, double bytes) {
   request->reply_to->put_init(request, static_cast<std::uint64_t>(bytes))->detach();
 }
 
+// With preserve_ordering a response waits until every request that left the queue before it has
+// been answered (the intended Triton behaviour; statistics are unaffected).
+void InferenceServer::release_in_order(ModelQueue& queue, std::int64_t order, InFlightRequest* request, double bytes) {
+  if (!queue.preserve_ordering) {
+    respond(request, bytes);
+    return;
+  }
+  queue.held.emplace(order, std::make_pair(request, bytes));
+  while (!queue.held.empty() && queue.held.begin()->first == queue.next_release) {
+    const auto [held, held_bytes] = queue.held.begin()->second;
+    queue.held.erase(queue.held.begin());
+    respond(held, held_bytes);
+    ++queue.next_release;
+  }
+}
+
 void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
-  sg4::Host* gpu = node_.gpus[instance.gpu];
   for (;;) {
     instance.work->acquire();
-    const FormedBatch batch = std::move(*instance.assigned);
+    const triton::FormedBatch batch = std::move(*instance.assigned);
     instance.assigned.reset();
 
     const double start = sg4::Engine::get_clock();
     std::vector<InFlightRequest*> requests;
+    std::vector<const RequestRecord*> records;
     requests.reserve(batch.requests.size());
-    for (std::int64_t id : batch.requests) {
-      auto it = queue.waiting.find(id);
-      requests.push_back(it->second);
+    records.reserve(batch.requests.size());
+    for (const triton::BatchedRequest& r : batch.requests) {
+      const auto it = queue.waiting.find(r.id);
+      InFlightRequest* request = it->second;
       queue.waiting.erase(it);
-      it->second->record.exec_start_s = start;
+      request->record.exec_start_s = start;
+      requests.push_back(request);
+      records.push_back(&request->record);
     }
 
-    recorder_.kernel_started(index_, instance.gpu, start);
+    recorder_.triton(index_, queue.model).execution_started(static_cast<int>(requests.size()));
+    if (instance.gpu >= 0) recorder_.kernel_started(index_, instance.gpu, start);
     // Exec::init + set_host: SimGrid 3.32's Host::exec_async runs on the *caller's* host instead.
     sg4::Exec::init()
-        ->set_flops_amount(kernel_latency_s(*queue.latency, batch.units) * kReferenceSpeed)
-        ->set_host(gpu)
+        ->set_flops_amount(kernel_latency_s(*instance.latency, batch.units) * kReferenceSpeed)
+        ->set_host(instance.device)
         ->start()
         ->wait();
     const double end = sg4::Engine::get_clock();
-    recorder_.kernel_finished(index_, instance.gpu, end);
+    if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, end);
 
     const std::int64_t batch_id = recorder_.new_batch_id();
     for (InFlightRequest* r : requests) {
       r->record.exec_end_s = end;
       r->record.batch = batch_id;
       r->record.status = RequestStatus::Completed;
-      respond(r, r->record.items * queue.output_bytes_per_item);
     }
+    // No input/output copies are modelled: compute_start = exec_start and compute_end = exec_end.
+    recorder_.triton(index_, queue.model).batch_executed(instance.gpu, records, batch.units, {start, start, end, end});
+    for (std::size_t i = 0; i < requests.size(); ++i)
+      release_in_order(queue, batch.requests[i].order, requests[i], requests[i]->record.items * queue.output_bytes_per_item);
     recorder_.batch_executed({batch_id, index_, queue.model, instance.index, instance.gpu,
                               static_cast<int>(requests.size()), batch.units, start, end});
     queue.idle.push_back(instance.index);
-    dispatch(queue);
+    queue.scheduler->instance_idle(end);
+    after_scheduler_event(queue);
   }
 }
 

@@ -1,9 +1,13 @@
 #pragma once
-// A GPU inference server (Triton-like). Per model: one queue and one scheduling policy shared by
-// all the model's instances, as in Triton. Instances are actors; each executes one batch at a time
-// on its GPU. Several instances on one GPU time-share it: SimGrid shares the GPU host's single
-// core equally among the kernels running on it, so two concurrent kernels each take twice as long.
+// A Triton inference server. Per model: one scheduler (Triton's dynamic batcher, or its default
+// scheduler) shared by all the model's instances, driven in simulated time. Instances are actors;
+// each executes one batch at a time on its device. Several instances on one GPU time-share it:
+// SimGrid shares the GPU host's single core equally among the kernels running on it, so two
+// concurrent kernels each take twice as long. CPU-kind instances run on the server host, one core
+// each.
+#include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -11,8 +15,8 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "models/request_scheduler.hpp"
 #include "models/scenario.hpp"
+#include "models/triton/dynamic_batcher.hpp"
 #include "sim/platform.hpp"
 #include "sim/recorder.hpp"
 #include "sim/request.hpp"
@@ -25,7 +29,7 @@ class InferenceServer {
   InferenceServer(const InferenceServer&) = delete;
   InferenceServer& operator=(const InferenceServer&) = delete;
 
-  // Creates the instance actors. Call once, before the simulation runs.
+  // Creates the instance and batcher-timer actors. Call once, before the simulation runs.
   void start();
 
   simgrid::s4u::Host* host() const { return node_.host; }
@@ -36,27 +40,39 @@ class InferenceServer {
  private:
   struct Instance {
     int index = 0;
-    int gpu = 0;
-    std::optional<FormedBatch> assigned;
+    int gpu = -1;  // -1: a CPU-kind instance on the server host
+    simgrid::s4u::Host* device = nullptr;
+    const KernelLatency* latency = nullptr;
+    std::optional<triton::FormedBatch> assigned;
     simgrid::s4u::SemaphorePtr work;
   };
   struct ModelQueue {
     int model = -1;
     int max_batch_size = 0;
     double output_bytes_per_item = 0;
-    const KernelLatency* latency = nullptr;
-    std::unique_ptr<RequestScheduler> scheduler;
+    std::unique_ptr<triton::DynamicBatcher> scheduler;
     std::vector<Instance> instances;
     // Idle instances, longest idle first. Triton hands a batch to an arbitrary idle backend thread;
     // we give it to the one idle the longest (what a FIFO wake-up of waiting threads does), ties to
     // the lowest index.
     std::deque<int> idle;
     std::unordered_map<std::int64_t, InFlightRequest*> waiting;
+    // The batcher's timer: an actor sleeps until the scheduler's next wake-up time.
+    simgrid::s4u::MutexPtr timer_mutex;
+    simgrid::s4u::ConditionVariablePtr timer_changed;
+    double timer_armed_s = 0;
+    // preserve_ordering: responses leave in the order requests left the queue.
+    bool preserve_ordering = false;
+    std::int64_t next_release = 0;
+    std::map<std::int64_t, std::pair<InFlightRequest*, double>> held;
   };
 
-  void dispatch(ModelQueue& queue);
+  void after_scheduler_event(ModelQueue& queue);
   void run_instance(ModelQueue& queue, Instance& instance);
+  void run_timer(ModelQueue& queue);
+  void reject(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton);
   void respond(InFlightRequest* request, double bytes);
+  void release_in_order(ModelQueue& queue, std::int64_t order, InFlightRequest* request, double bytes);
 
   int index_;
   const ServerNode& node_;

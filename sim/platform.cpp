@@ -1,5 +1,7 @@
 #include "sim/platform.hpp"
 
+#include <algorithm>
+
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 namespace {
@@ -17,6 +19,17 @@ void attach(sg4::NetZone* star, simgrid::kernel::routing::NetPoint* point, sg4::
   std::vector<sg4::LinkInRoute> links;
   if (link) links.emplace_back(link, sg4::LinkInRoute::Direction::UP);
   star->add_route(point, nullptr, nullptr, nullptr, links, true);
+}
+
+// Triton runs each CPU-kind instance on its own thread: a server gets a core for each.
+int cpu_instances(const Scenario& scenario, const ServerGroup& group) {
+  int count = 0;
+  for (const std::string& name : group.models) {
+    const ModelSpec& model = scenario.models[scenario.model_index(name)];
+    for (const triton::InstanceGroup& g : model.instance_groups)
+      if (!g.passive && (g.kind == triton::InstanceKind::Cpu || g.kind == triton::InstanceKind::Model)) count += g.count;
+  }
+  return count;
 }
 
 }  // namespace
@@ -58,6 +71,7 @@ FarmPlatform build_platform(const Scenario& scenario) {
       server.name = group.name + "-" + std::to_string(i);
       server.group = static_cast<int>(g);
       server.host = datacentre->create_host(server.name, kReferenceSpeed);
+      server.host->set_core_count(std::max(1, cpu_instances(scenario, group)));  // one core per CPU instance
       server.host->seal();
       attach(datacentre, server.host->get_netpoint(), make_link(datacentre, "nic:" + server.name, group.nic));
       for (int k = 0; k < group.gpus_per_server; ++k) {

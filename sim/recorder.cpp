@@ -14,6 +14,16 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
     gpu_state_.emplace_back(s.gpus.size());
   }
   for (const ModelSpec& m : scenario.models) results_.model_names.push_back(m.name);
+  for (std::size_t server = 0; server < platform.servers.size(); ++server) {
+    std::vector<int>& index = triton_index_.emplace_back(scenario.models.size(), -1);
+    for (const std::string& name : scenario.platform.servers[platform.servers[server].group].models) {
+      const int model = scenario.model_index(name);
+      index[model] = static_cast<int>(results_.triton.size());
+      TritonModelStats& stats = results_.triton.emplace_back();
+      stats.server = static_cast<int>(server);
+      stats.model = model;
+    }
+  }
   for (const Module& m : scenario.workload.modules)
     results_.module_names.push_back(std::visit([](const auto& mod) { return mod.name; }, m));
 }

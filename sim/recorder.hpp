@@ -32,6 +32,9 @@ class Recorder {
   void kernel_started(int server, int gpu, double now);
   void kernel_finished(int server, int gpu, double now);
 
+  // Triton's statistics for a model on a server (see analysis/triton_stats.hpp).
+  TritonModelStats& triton(int server, int model) { return results_.triton[triton_index_[server][model]]; }
+
   // Bytes moved between two hosts, charged to every link of SimGrid's route between them.
   void transferred(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, double bytes, bool to_server);
 
@@ -59,6 +62,7 @@ class Recorder {
   std::vector<std::unique_ptr<InFlightRequest>> all_requests_;  // owns every request ever allocated
   std::vector<InFlightRequest*> free_requests_;
   std::vector<std::vector<GpuState>> gpu_state_;  // [server][gpu]
+  std::vector<std::vector<int>> triton_index_;  // [server][model] -> results_.triton, -1 if not served
   std::map<LinkKey, int> link_index_;
   std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<int>> routes_;
 };

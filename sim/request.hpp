@@ -11,6 +11,8 @@ struct InFlightRequest {
   RequestRecord record;
   simgrid::s4u::Host* client = nullptr;
   simgrid::s4u::Mailbox* reply_to = nullptr;
+  int priority = 0;      // Triton request priority (0: the model's default level)
+  double timeout_s = 0;  // Triton request timeout parameter (0: none)
 };
 
 }  // namespace sonicsim::sim

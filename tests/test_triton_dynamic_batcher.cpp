@@ -1,103 +1,51 @@
-// The dynamic batcher state machine, driven in simulated time by a small event loop: requests
-// arrive at given times, each dispatched batch occupies one instance for a fixed time, and the
-// batcher's timer fires when it asked for it. Expected batch sequences are Triton's QA cases and
-// the scenarios derived in triton-batcher.md §12.
+// The scheduler state machine's own mechanics: payload growth, the prefetch cap, instance-side
+// merging and freezing, the two wake-up modes and the default scheduler (triton-batcher.md §5,
+// §6, §12 A and D, §13 items 15, 18, 19, 23).
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <map>
-#include <vector>
-
-#include "models/triton/dynamic_batcher.hpp"
+#include "tests/batcher_driver.hpp"
 
 using namespace sonicsim;
-using namespace sonicsim::triton;
+using namespace sonicsim::testing;
 
 namespace {
 
-struct Dispatch {
-  double at_s;
-  int units;
-  std::size_t requests;
-};
-
-// Arrivals: (time, units). Returns the batches in dispatch order.
-std::vector<Dispatch> drive(DynamicBatcher& batcher, int instances, double exec_s,
-                            const std::vector<std::pair<double, int>>& arrivals, double until_s) {
-  std::vector<Dispatch> out;
-  std::multimap<double, int> completions;  // time -> count
-  for (int i = 0; i < instances; ++i) batcher.instance_idle(0.0);
-  std::size_t next_arrival = 0;
-  auto collect = [&](double now) {
-    for (const FormedBatch& b : batcher.take_dispatched()) {
-      out.push_back({now, b.units, b.requests.size()});
-      completions.emplace(now + exec_s, 1);
-    }
-  };
-  collect(0.0);
-  for (;;) {
-    const double t_arrival = next_arrival < arrivals.size() ? arrivals[next_arrival].first : 1e300;
-    const double t_done = completions.empty() ? 1e300 : completions.begin()->first;
-    const double t_timer = batcher.next_wakeup_s();
-    const double now = std::min({t_arrival, t_done, t_timer});
-    if (now > until_s) break;
-    if (t_done == now) {  // completions first at equal times
-      completions.erase(completions.begin());
-      batcher.instance_idle(now);
-    } else if (t_arrival == now) {
-      const std::int64_t id = static_cast<std::int64_t>(next_arrival);
-      batcher.enqueue({id, arrivals[next_arrival].second, now}, now);
-      ++next_arrival;
-    } else {
-      batcher.wake(now);
-    }
-    collect(now);
-  }
-  return out;
-}
-
-std::vector<int> sizes(const std::vector<Dispatch>& ds) {
-  std::vector<int> out;
-  for (const auto& d : ds) out.push_back(d.units);
+std::vector<Arrival> every(double interval_s, int count, double first_s = 0.0) {
+  std::vector<Arrival> out;
+  for (int i = 0; i < count; ++i) out.push_back({first_s + i * interval_s, 1});
   return out;
 }
 
 }  // namespace
 
 TEST_CASE("scenario A: no delay, max 8, one instance, 10 ms kernels, a request per ms -> 1, 8, 8, 3") {
-  DynamicBatcher batcher({8, {}, 0.0}, 1);
-  std::vector<std::pair<double, int>> arrivals;
-  for (int i = 0; i < 20; ++i) arrivals.emplace_back(i * 1e-3, 1);
-  const auto ds = drive(batcher, 1, 10e-3, arrivals, 1.0);
-  CHECK(sizes(ds) == std::vector<int>{1, 8, 8, 3});
+  triton::DynamicBatcher batcher(batching(8, {}, 0.0));
+  const auto out = drive(batcher, 1, 10e-3, every(1e-3, 20), 1.0);
+  CHECK(out.sizes() == std::vector<int>{1, 8, 8, 3});
   // The second batch formed while the first ran and went when the instance freed up.
-  CHECK(ds[1].at_s == doctest::Approx(10e-3));
+  CHECK(out.batches[1].at_s == doctest::Approx(10e-3));
 }
 
-TEST_CASE("multi_batch_sum_gt_max_preferred: 3 goes at once, 4 after the delay") {
-  DynamicBatcher batcher({8, {2, 6}, 10.0}, 1);
-  const auto ds = drive(batcher, 1, 0.1, {{0.0, 3}, {0.0, 4}}, 100.0);
-  REQUIRE(ds.size() == 2);
-  CHECK(ds[0].units == 3);
-  CHECK(ds[0].at_s == 0.0);
-  CHECK(ds[1].units == 4);
-  CHECK(ds[1].at_s == doctest::Approx(10.0));
+TEST_CASE("scenario D: arrivals of 1, 2, 7, 1 with max 8 -> 1, 2, 8") {
+  // The 2 waits as a growing payload; the 7 cannot join it and starts the next one, which the 1 fills.
+  triton::DynamicBatcher batcher(batching(8, {}, 0.0));
+  const auto out = drive(batcher, 1, 1.0, {{0.0, 1}, {0.1, 2}, {0.2, 7}, {0.3, 1}}, 10.0);
+  CHECK(out.sizes() == std::vector<int>{1, 2, 8});
 }
 
-// Evaluated on every arrival, a burst is scanned one request at a time: the queued payload grows
-// to the first preferred size it reaches (4), is saturated, and the rest start the next one.
-// Triton's QA case preferred_batch_only_use_biggest_preferred ({1:1, 6:1}) holds the batcher until
-// the whole burst is queued (TRITONSERVER_DELAY_SCHEDULER), which the scan test covers.
 TEST_CASE("a burst arriving one by one while the instance is busy fills the first preferred size") {
-  DynamicBatcher batcher({8, {4, 6}, 0.0}, 1);
-  std::vector<std::pair<double, int>> arrivals{{0.0, 1}};
-  for (int i = 0; i < 6; ++i) arrivals.emplace_back(1e-3, 1);  // six more while the first executes
-  const auto ds = drive(batcher, 1, 0.5, arrivals, 10.0);
-  CHECK(sizes(ds) == std::vector<int>{1, 4, 2});
+  // Evaluated on every arrival, the queued payload grows to the first preferred size it reaches
+  // (4), is saturated, and the rest start the next one. Compare QA's
+  // preferred_batch_only_use_biggest_preferred, where the burst is queued before the first scan.
+  triton::DynamicBatcher batcher(batching(8, {4, 6}, 0.0));
+  std::vector<Arrival> arrivals{{0.0, 1}};
+  for (int i = 0; i < 6; ++i) arrivals.push_back({1e-3, 1});
+  CHECK(drive(batcher, 1, 0.5, arrivals, 10.0).sizes() == std::vector<int>{1, 4, 2});
 }
 
-TEST_CASE("prefetch: at most 2 x instances formed batches wait; the rest stay queued") {
-  DynamicBatcher batcher({1, {}, 0.0}, 1);  // max_batch_size 1: every batch holds one request
+TEST_CASE("prefetch: at most 2 x instances formed batches wait; the rest stay queued (§13.15)") {
+  triton::DynamicBatcher batcher(batching(1, {}, 0.0));  // max_batch_size 1: one request per batch
+  CHECK(batcher.prefetching());
   batcher.instance_idle(0.0);
   for (int i = 0; i < 6; ++i) batcher.enqueue({i, 1, 0.0}, 0.0);
   CHECK(batcher.take_dispatched().size() == 1);  // the instance took the first
@@ -105,30 +53,98 @@ TEST_CASE("prefetch: at most 2 x instances formed batches wait; the rest stay qu
   CHECK(batcher.queued_requests() == 3);
 }
 
-TEST_CASE("instance-side merge: delay-expired payloads are coalesced when an instance frees up") {
+TEST_CASE("without prefetching a batch forms only when an instance is idle (§13.15)") {
+  // Same load as the prefetch case, with a queue policy: nothing waits as a payload.
+  auto settings = batching(8, {}, 0.0);
+  settings.dynamic_batching->default_queue_policy.max_queue_size = 100;
+  triton::DynamicBatcher batcher(std::move(settings));
+  CHECK_FALSE(batcher.prefetching());
+  const auto out = drive(batcher, 1, 10e-3, every(1e-3, 20), 1.0);
+  CHECK(batcher.waiting_payloads() == 0);
+  // The instance takes everything queued each time it frees up: 1, then the 9 queued by 10 ms,
+  // then the 10 queued by 20 ms up to the maximum of 8, then the last 2.
+  CHECK(out.sizes() == std::vector<int>{1, 8, 8, 3});
+}
+
+TEST_CASE("instance-side merge: delay-expired payloads are coalesced when an instance frees up (§13.18)") {
   // One instance busy until 101 ms; preferred [4], max 8, delay 1 ms; a request every 10 ms.
   // The first payload grows to 5 (crossing 4 saturates it), the next one gets the request at 60 ms
   // and then the prefetch cap (2 payloads for 1 instance) blocks the batcher, so the 70 ms request
   // stays queued. At 101 ms the instance takes 5 and merges the expired 1: a batch of 6.
-  DynamicBatcher batcher({8, {4}, 1e-3}, 1);
-  std::vector<std::pair<double, int>> arrivals{{0.0, 1}};  // executes from 1 ms to 101 ms
-  for (int i = 0; i < 7; ++i) arrivals.emplace_back(0.01 + i * 0.01, 1);
-  const auto ds = drive(batcher, 1, 0.1, arrivals, 0.25);
-  CHECK(sizes(ds) == std::vector<int>{1, 6, 1});
-  CHECK(ds[1].requests == 6);
-  CHECK(ds[1].at_s == doctest::Approx(0.101));
+  triton::DynamicBatcher batcher(batching(8, {4}, 1e-3));
+  std::vector<Arrival> arrivals{{0.0, 1}};  // executes from 1 ms to 101 ms
+  for (const Arrival& a : every(0.01, 7, 0.01)) arrivals.push_back(a);
+  const auto out = drive(batcher, 1, 0.1, arrivals, 0.25);
+  CHECK(out.sizes() == std::vector<int>{1, 6, 1});
+  CHECK(out.batches[1].ids.size() == 6);
+  CHECK(out.batches[1].at_s == doctest::Approx(0.101));
 }
 
-TEST_CASE("instance-side merge: a payload that does not fit is frozen and executes at its size") {
+TEST_CASE("instance-side merge: a payload that does not fit is frozen and executes at its size (§13.18)") {
   // Preferred [8] = max: the first payload fills to 8; the next request cannot fit and starts a
   // second payload of 1. When the instance takes the 8 at 101 ms it looks at the 1, which cannot
   // join: frozen. A burst of eight fills a third payload, which cannot join the frozen one either,
-  // so the frozen payload executes as 1 while 8 requests wait behind it. (Had the third payload
-  // been small, the frozen one would have absorbed it when an instance took it.)
-  DynamicBatcher batcher({8, {8}, 1e-3}, 1);
-  std::vector<std::pair<double, int>> arrivals{{0.0, 1}};
-  for (int i = 0; i < 9; ++i) arrivals.emplace_back(0.01 + i * 0.005, 1);  // 8 + 1 by 50 ms
-  for (int i = 0; i < 8; ++i) arrivals.emplace_back(0.105, 1);
-  const auto ds = drive(batcher, 1, 0.1, arrivals, 1.0);
-  CHECK(sizes(ds) == std::vector<int>{1, 8, 1, 8});
+  // so the frozen payload executes as 1 while 8 requests wait behind it.
+  triton::DynamicBatcher batcher(batching(8, {8}, 1e-3));
+  std::vector<Arrival> arrivals{{0.0, 1}};
+  for (const Arrival& a : every(0.005, 9, 0.01)) arrivals.push_back(a);  // 8 + 1 by 50 ms
+  for (int i = 0; i < 8; ++i) arrivals.push_back({0.105, 1});
+  CHECK(drive(batcher, 1, 0.1, arrivals, 1.0).sizes() == std::vector<int>{1, 8, 1, 8});
+}
+
+TEST_CASE("wake-up modes differ where an arrival does not notify the batcher (§6, §13.19)") {
+  // Preferred [6], max 8, delay 10 s, one instance, every batch runs 12.2 s.
+  // 0 s: a 6 runs at once. 1 s: a 1 waits for its delay (next preferred threshold: 6 units).
+  // 11 s: its delay expires and it is formed into a payload of 1 behind the busy instance.
+  // 12 s: another 1 arrives. Evaluated on every event it joins the queued payload at once, and the
+  // instance takes a batch of 2 at 12.2 s. Literally, 1 queued unit is below the threshold of 6,
+  // so Triton's batcher is not woken; its next 500 ms poll (12.5 s) comes after the instance took
+  // the payload of 1 at 12.2 s, and the late request waits for its own delay.
+  const std::vector<Arrival> arrivals{{0.0, 6}, {1.0, 1}, {12.0, 1}};
+  auto idealised = batching(8, {6}, 10.0);
+  auto literal = idealised;
+  literal.wakeup = triton::BatcherWakeup::Literal;
+  triton::DynamicBatcher a(idealised), b(literal);
+  const auto out_idealised = drive(a, 1, 12.2, arrivals, 100.0);
+  const auto out_literal = drive(b, 1, 12.2, arrivals, 100.0);
+  CHECK(out_idealised.sizes() == std::vector<int>{6, 2});
+  CHECK(out_literal.sizes() == std::vector<int>{6, 1, 1});
+  CHECK(out_literal.batches[1].at_s == doctest::Approx(12.2));
+  CHECK(out_literal.batches[2].at_s == doctest::Approx(24.4));  // formed at 22 s, instance free at 24.4 s
+}
+
+TEST_CASE("literal mode: a non-notifying arrival is picked up at the batcher's next 500 ms poll") {
+  // As above but the instance stays busy: the late request joins the queued payload at the poll
+  // after its arrival (polls every 0.5 s from 11 s, when the batcher went idle): 12.5 s.
+  auto settings = batching(8, {6}, 10.0);
+  settings.wakeup = triton::BatcherWakeup::Literal;
+  triton::DynamicBatcher batcher(settings);
+  batcher.instance_idle(0.0);
+  batcher.enqueue({0, 6, 0.0}, 0.0);
+  CHECK(batcher.take_dispatched().size() == 1);
+  batcher.enqueue({1, 1, 1.0}, 1.0);
+  CHECK(batcher.next_wakeup_s() == doctest::Approx(11.0));
+  batcher.wake(11.0);
+  CHECK(batcher.waiting_payloads() == 1);
+  batcher.enqueue({2, 1, 12.0}, 12.0);
+  CHECK(batcher.queued_requests() == 1);  // not woken
+  CHECK(batcher.next_wakeup_s() == doctest::Approx(12.5));
+  batcher.wake(12.5);
+  CHECK(batcher.queued_requests() == 0);  // joined the queued payload
+  batcher.instance_idle(20.0);
+  const auto batches = batcher.take_dispatched();
+  REQUIRE(batches.size() == 1);
+  CHECK(batches[0].units == 2);
+}
+
+TEST_CASE("default scheduler: no batching across requests, FIFO, a request's own batch kept (§13.23)") {
+  triton::SchedulerSettings settings;
+  settings.max_batch_size = 8;
+  settings.instances = 1;
+  triton::DynamicBatcher batcher(settings);
+  const auto out = drive(batcher, 1, 1.0, {{0.0, 3}, {0.1, 1}, {0.2, 1}, {0.3, 5}}, 100.0);
+  CHECK(out.sizes() == std::vector<int>{3, 1, 1, 5});
+  CHECK(out.batches[1].at_s == doctest::Approx(1.0));
+  CHECK(out.batches[3].at_s == doctest::Approx(3.0));
+  CHECK(batcher.next_wakeup_s() == std::numeric_limits<double>::infinity());
 }

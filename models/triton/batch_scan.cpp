@@ -77,10 +77,15 @@ ScanResult scan_queue(const DynamicBatching& config, int base_units, bool satura
     result.take = pending_count;
     return result;
   }
-  for (int p : preferred) {
-    if (p > base_units + pending_units && (result.next_preferred == 0 || p - base_units < result.next_preferred))
-      result.next_preferred = p - base_units;
-  }
+  // The next preferred size above the pending batch, or else the smallest one (as Triton does),
+  // relative to the payload: an arrival wakes the literal-mode batcher once that many units queue.
+  int next_preferred = 0;
+  for (int p : preferred)
+    if (p > base_units + pending_units && (next_preferred == 0 || p < next_preferred)) next_preferred = p;
+  if (next_preferred == 0 && !preferred.empty()) next_preferred = *std::min_element(preferred.begin(), preferred.end());
+  // Triton subtracts in size_t: a preferred size below the payload wraps to "never".
+  if (next_preferred != 0) next_preferred -= base_units;
+  result.next_preferred = next_preferred < 0 ? std::numeric_limits<int>::max() : next_preferred;
   if (!result.saturated && base_units != 0 && !is_preferred(preferred, base_units)) {  // (d) grow a queued payload
     result.take = pending_count;
     return result;

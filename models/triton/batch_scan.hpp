@@ -6,6 +6,7 @@
 // (timeouts, cancellation) are applied by the caller as Triton's scan cursor reaches each request;
 // `queue` holds the requests that survived them.
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace sonicsim::triton {
@@ -30,7 +31,9 @@ struct ScanResult {
   double wake_at_s = 0;       // the same as an absolute time (exact: use it for timers)
   std::size_t take = 0;       // requests to move from the head of the queue into the payload
   bool saturated = false;     // the batcher's `sat` flag after the scan
-  int next_preferred = 0;     // wake-up threshold in units (only meaningful when waiting)
+  // The literal-mode wake-up threshold in queued units; set only by scans that get past the
+  // send-now cases (Triton keeps the previous value otherwise).
+  std::optional<int> next_preferred;
 };
 
 // base_units: units already in the current payload (0 for a fresh one).

@@ -1,31 +1,95 @@
 #include "models/triton/dynamic_batcher.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace sonicsim::triton {
+namespace {
 
-DynamicBatcher::DynamicBatcher(DynamicBatching config, int instances) : config_(std::move(config)), instances_(instances) {
-  config_.preferred_batch_sizes = normalized_preferred_sizes(config_.max_batch_size, config_.preferred_batch_sizes);
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+// The first 500 ms tick of a wait that began at `since` strictly after `t`.
+double next_tick_after(double since, double t) { return since + (std::floor((t - since) / kBatcherPollS) + 1) * kBatcherPollS; }
+
+}  // namespace
+
+DynamicBatcher::DynamicBatcher(SchedulerSettings settings)
+    : settings_(std::move(settings)),
+      prefetching_(!settings_.dynamic_batching || settings_.dynamic_batching->prefetching()),
+      queue_(settings_.dynamic_batching ? &*settings_.dynamic_batching : nullptr),
+      hold_until_queued_(settings_.hold_until_queued) {
+  if (settings_.dynamic_batching) {
+    DynamicBatchingConfig& config = *settings_.dynamic_batching;
+    config.preferred_batch_sizes = normalized_preferred_sizes(settings_.max_batch_size, config.preferred_batch_sizes);
+    scan_config_ = {settings_.max_batch_size, config.preferred_batch_sizes, config.max_queue_delay_s};
+  }
 }
 
-void DynamicBatcher::enqueue(const QueuedRequest& request, double now_s) {
-  queue_.push_back(request);
-  run(now_s);
+bool DynamicBatcher::enqueue(const QueuedRequest& request, double now_s) {
+  last_event_s_ = now_s;
+  if (!batching()) {  // the default scheduler: straight into the payload FIFO as a batch of one
+    Payload payload;
+    payload.requests.push_back({request.id, request.units, request.enqueue_s, next_order_++});
+    payload.units = request.units;
+    payload.batcher_start_s = request.enqueue_s;
+    payload.state = State::Scheduled;
+    const std::int64_t id = next_payload_id_++;
+    payloads_.emplace(id, std::move(payload));
+    fifo_.push_back(id);
+    pick_up(now_s);
+    return true;
+  }
+  if (!queue_.enqueue(request, now_s)) return false;
+  queued_units_ += request.units;
+  if (settings_.wakeup == BatcherWakeup::Idealised || hold_until_queued_ > 0 || arrival_notifies()) run(now_s);
+  return true;
 }
 
 void DynamicBatcher::instance_idle(double now_s) {
+  last_event_s_ = now_s;
   ++idle_instances_;
   pick_up(now_s);
+  if (batching()) run(now_s);  // the finished payload's callback notifies the batcher
+}
+
+void DynamicBatcher::wake(double now_s) {
+  if (!batching()) return;
+  last_event_s_ = now_s;
+  if (waiting_ == Waiting::Slot) {  // a 500 ms tick of the slot wait: reject what timed out
+    reject_while_blocked(now_s);
+    waiting_since_s_ = now_s;
+  }
   run(now_s);
 }
 
-void DynamicBatcher::wake(double now_s) { run(now_s); }
-
 std::vector<FormedBatch> DynamicBatcher::take_dispatched() { return std::exchange(dispatched_, {}); }
 
-// With prefetching, up to 2 x instances formed payloads may wait for an instance.
-bool DynamicBatcher::slot_available() const { return fifo_.size() < 2 * static_cast<std::size_t>(instances_); }
+std::vector<QueuedRequest> DynamicBatcher::take_timed_out() { return std::exchange(timed_out_, {}); }
+
+double DynamicBatcher::next_wakeup_s() const {
+  switch (waiting_) {
+    case Waiting::Timer:
+      return timer_s_;
+    case Waiting::Poll:
+      // Only an arrival that did not notify (literal mode) leaves work for the next poll.
+      return queue_.empty() ? kNever : next_tick_after(waiting_since_s_, last_event_s_);
+    case Waiting::Slot: {
+      const double deadline = queue_.earliest_reject_deadline();
+      return deadline == 0 ? kNever : next_tick_after(waiting_since_s_, std::max(deadline, last_event_s_));
+    }
+    case Waiting::Notify:
+      break;
+  }
+  return kNever;
+}
+
+// WaitForPayloadSlotAvailable: with prefetching, room in the payload FIFO for 2 x instances;
+// without it, an instance waiting for work (payloads are taken at once, so the FIFO is empty).
+bool DynamicBatcher::slot_available() const {
+  if (prefetching_) return fifo_.size() < 2 * static_cast<std::size_t>(settings_.instances);
+  return idle_instances_ > 0;
+}
 
 // The current payload has left the batcher's hands: taken (or frozen) by an instance.
 bool DynamicBatcher::current_is_stale() const {
@@ -33,39 +97,64 @@ bool DynamicBatcher::current_is_stale() const {
   return it == payloads_.end() || it->second.state == State::Executing;
 }
 
+// DynamicBatchScheduler::Enqueue's notify rule (triton-batcher.md §5.2).
+bool DynamicBatcher::arrival_notifies() const {
+  return slot_available() && (saturated_ || current_is_stale() || queued_units_ >= next_preferred_);
+}
+
+void DynamicBatcher::reject_while_blocked(double now_s) { queued_units_ -= queue_.reject_expired(now_s, timed_out_); }
+
 void DynamicBatcher::run(double now_s) {
-  wakeup_s_ = std::numeric_limits<double>::infinity();
+  last_event_s_ = now_s;
+  const int max_units = std::max(1, settings_.max_batch_size);
   for (;;) {
     if (saturated_ || current_is_stale()) {
       current_ = next_payload_id_++;
       payloads_.emplace(current_, Payload{});
       saturated_ = false;
+      next_preferred_ = 0;
     }
-    if (queue_.empty() || !slot_available()) return;
+    if (hold_until_queued_ > 0) {
+      if (queue_.size() < static_cast<std::size_t>(hold_until_queued_)) {
+        waiting_ = Waiting::Notify;
+        return;
+      }
+      hold_until_queued_ = 0;
+    }
+    if (queue_.empty()) {
+      if (waiting_ != Waiting::Poll) waiting_since_s_ = now_s;
+      waiting_ = Waiting::Poll;
+      return;
+    }
+    if (!slot_available()) {
+      if (waiting_ != Waiting::Slot) waiting_since_s_ = now_s;
+      waiting_ = Waiting::Slot;
+      return;
+    }
 
     Payload& current = payloads_.at(current_);
-    // A scan never looks past max_batch_size units, and every request is at least one unit.
-    const std::size_t visible = std::min(queue_.size(), static_cast<std::size_t>(std::max(1, config_.max_batch_size)) + 1);
-    std::vector<ScannedRequest> view;
-    view.reserve(visible);
-    for (std::size_t i = 0; i < visible; ++i) view.push_back({queue_[i].units, queue_[i].enqueue_s, 0.0});
-    const ScanResult scan = scan_queue(config_, current.units, saturated_, view, now_s);
+    queued_units_ -= queue_.scan(current.units, max_units, now_s, view_, timed_out_);
+    if (view_.empty()) continue;  // everything reached had timed out
+    const ScanResult scan = scan_queue(scan_config_, current.units, saturated_, view_, now_s);
     saturated_ = scan.saturated;
+    if (scan.next_preferred) next_preferred_ = *scan.next_preferred;
     if (scan.wait_s > 0) {
-      wakeup_s_ = scan.wake_at_s;
+      waiting_ = Waiting::Timer;
+      timer_s_ = scan.wake_at_s;
       return;
     }
     if (scan.take == 0) {
       if (saturated_) continue;  // the head request does not fit behind the payload: start a new one
+      waiting_ = Waiting::Notify;
       return;
     }
 
     for (std::size_t i = 0; i < scan.take; ++i) {
-      const QueuedRequest& r = queue_.front();
-      current.requests.push_back(r);
+      const QueuedRequest r = queue_.pop_front();
+      current.requests.push_back({r.id, r.units, r.enqueue_s, next_order_++});
       current.units += r.units;
       current.batcher_start_s = std::min(current.batcher_start_s, r.enqueue_s);
-      queue_.pop_front();
+      queued_units_ -= r.units;
     }
     if (current.state == State::Uninit) {
       current.state = State::Scheduled;  // formed and handed to the model's payload FIFO
@@ -82,10 +171,7 @@ void DynamicBatcher::pick_up(double now_s) {
     Payload& head = payloads_.at(id);
     head.state = State::Executing;
     merge_into(head, now_s);
-    FormedBatch batch;
-    batch.units = head.units;
-    for (const QueuedRequest& r : head.requests) batch.requests.push_back(r.id);
-    dispatched_.push_back(std::move(batch));
+    dispatched_.push_back(FormedBatch{std::move(head.requests), head.units});
     payloads_.erase(id);
     --idle_instances_;
   }
@@ -95,8 +181,9 @@ void DynamicBatcher::pick_up(double now_s) {
 // request waited longer than the delay, while they fit. A payload looked at is frozen even when it
 // does not fit: the batcher can no longer grow it.
 void DynamicBatcher::merge_into(Payload& head, double now_s) {
-  const double delay = config_.max_queue_delay_s;
-  const int max_units = std::max(1, config_.max_batch_size);
+  if (!batching()) return;
+  const double delay = settings_.dynamic_batching->max_queue_delay_s;
+  const int max_units = std::max(1, settings_.max_batch_size);
   if (delay <= 0 || max_units <= 1) return;
   while (!fifo_.empty()) {
     Payload& next = payloads_.at(fifo_.front());

@@ -1,68 +1,111 @@
 #pragma once
-// Triton's dynamic batcher and its hand-off to model instances, as a state machine in simulated
-// time (triton-batcher.md §5.1, §5.2, §5.4; rate limiter off, one priority level, no queue
-// policy). The batcher is evaluated on every event: request arrival, instance becoming idle, or
-// its own timer (the "idealised" wake-up mode of §6).
+// A model's scheduler in Triton (DynamicBatchScheduler; triton-batcher.md §2, §5, §6) as a state
+// machine in simulated time: requests come in, batches go out to idle instances, and timed-out
+// requests are reported. One per model, shared by all its instances.
 //
-// Batches are formed into payloads that wait in the model's FIFO; the newest one keeps growing
-// until an instance takes it. With prefetching (the default) up to 2 x instances payloads may
-// wait; the batcher blocks while the cap is reached. When an instance takes the head payload and
-// max_queue_delay > 0, later payloads whose oldest request waited longer than the delay are
-// merged into it while they fit; one that is looked at but does not fit is frozen.
+// With dynamic batching, batches are formed into payloads that wait in the model's FIFO; the newest
+// keeps growing until an instance takes it. With prefetching (no priority levels and no queue
+// policy) up to 2 x instances payloads may wait and the batcher blocks while the cap is reached;
+// without it a batch is formed only when an instance is idle. When an instance takes the head
+// payload and max_queue_delay > 0, later payloads whose oldest request waited longer than the
+// delay are merged into it while they fit; one that is looked at but does not fit is frozen.
+//
+// Without dynamic batching this is Triton's default scheduler: every request is its own batch,
+// executed in arrival order, with no queue policy.
+//
+// Which idle instance runs a batch is the caller's choice; this class only counts idle instances.
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
-#include "models/request_scheduler.hpp"
 #include "models/triton/batch_scan.hpp"
+#include "models/triton/model_config.hpp"
+#include "models/triton/priority_queue.hpp"
+#include "models/triton/scheduler_types.hpp"
 
 namespace sonicsim::triton {
 
+struct SchedulerSettings {
+  int max_batch_size = 0;
+  std::optional<DynamicBatchingConfig> dynamic_batching;  // absent: the default scheduler
+  int instances = 1;                                      // instances that take work (not passive)
+  BatcherWakeup wakeup = BatcherWakeup::Idealised;
+  // TRITONSERVER_DELAY_SCHEDULER: the batcher does nothing until this many requests are queued
+  // (once). 0: off. Triton's QA uses it to queue a burst before the first scan.
+  int hold_until_queued = 0;
+};
+
+// Triton's batcher polls and re-checks timeouts every 500 ms while idle or blocked on slots.
+inline constexpr double kBatcherPollS = 0.5;
+
 class DynamicBatcher {
  public:
-  DynamicBatcher(DynamicBatching config, int instances);
+  explicit DynamicBatcher(SchedulerSettings settings);
 
-  void enqueue(const QueuedRequest& request, double now_s);
-  // An instance finished (or starts) and waits for work.
+  // False: refused at once because the request's priority level is full ("Exceeds maximum queue
+  // size"). Requests larger than max_batch_size must be refused by the caller before this.
+  bool enqueue(const QueuedRequest& request, double now_s);
+  // An instance finished its batch (or starts) and waits for work.
   void instance_idle(double now_s);
   // The batcher's own timer fired (see next_wakeup_s).
   void wake(double now_s);
 
   // Payloads taken by idle instances since the last call, in the order they were taken.
   std::vector<FormedBatch> take_dispatched();
+  // Requests rejected by a REJECT timeout since the last call ("Request timeout expired").
+  std::vector<QueuedRequest> take_timed_out();
 
-  double next_wakeup_s() const { return wakeup_s_; }
+  // When the batcher wants wake() even if nothing else happens; +infinity if never.
+  double next_wakeup_s() const;
   std::size_t queued_requests() const { return queue_.size(); }
   std::size_t waiting_payloads() const { return fifo_.size(); }
+  bool prefetching() const { return prefetching_; }
 
  private:
   enum class State { Uninit, Scheduled, Executing };  // Triton's READY -> SCHEDULED hand-off is immediate here
   struct Payload {
-    std::vector<QueuedRequest> requests;
+    std::vector<BatchedRequest> requests;
     int units = 0;
     double batcher_start_s = std::numeric_limits<double>::infinity();
     State state = State::Uninit;
   };
+  // What the batcher thread is waiting for between two runs.
+  enum class Waiting { Notify, Timer, Poll, Slot };
 
+  bool batching() const { return settings_.dynamic_batching.has_value(); }
   bool slot_available() const;
   bool current_is_stale() const;
-  void run(double now_s);      // batcher loop iterations until it blocks
+  bool arrival_notifies() const;
+  void run(double now_s);      // batcher loop iterations until it waits
   void pick_up(double now_s);  // idle instances take head payloads
   void merge_into(Payload& head, double now_s);
+  void reject_while_blocked(double now_s);
 
-  DynamicBatching config_;
-  int instances_;
-  std::deque<QueuedRequest> queue_;
+  SchedulerSettings settings_;
+  DynamicBatching scan_config_;
+  bool prefetching_;
+  PriorityQueue queue_;
   std::unordered_map<std::int64_t, Payload> payloads_;  // formed and not yet taken by an instance
   std::deque<std::int64_t> fifo_;                        // payloads waiting for an instance
   std::int64_t next_payload_id_ = 0;
   std::int64_t current_ = -1;                            // the payload the batcher is filling
+  std::int64_t next_order_ = 0;
   bool saturated_ = false;
   int idle_instances_ = 0;
-  double wakeup_s_ = std::numeric_limits<double>::infinity();
+  int queued_units_ = 0;  // Triton's queued_batch_size_ (wake-up rule only)
+  int next_preferred_ = 0;  // Triton's next_preferred_batch_size_ (wake-up rule only)
+  int hold_until_queued_ = 0;
+
+  Waiting waiting_ = Waiting::Notify;
+  double last_event_s_ = 0;     // when the batcher last heard of anything
+  double waiting_since_s_ = 0;  // start of a poll or slot wait: its 500 ms ticks count from here
+  double timer_s_ = std::numeric_limits<double>::infinity();  // Waiting::Timer
+  std::vector<ScannedRequest> view_;  // reused scan buffer
   std::vector<FormedBatch> dispatched_;
+  std::vector<QueuedRequest> timed_out_;
 };
 
 }  // namespace sonicsim::triton
