@@ -10,6 +10,7 @@
 
 #include "models/distribution.hpp"
 #include "models/kernel_latency.hpp"
+#include "models/perf_load.hpp"
 #include "models/triton/model_config.hpp"
 
 namespace sonicsim {
@@ -141,7 +142,8 @@ struct Scenario {
   std::string description;
   Platform platform;
   std::vector<ModelSpec> models;
-  Workload workload;
+  Workload workload;                               // grid jobs, unless perf_analyzer is set
+  std::optional<PerfAnalyzerLoad> perf_analyzer;  // a perf_analyzer-like load instead of grid jobs
   SimulationOptions simulation;
 
   int model_index(const std::string& model_name) const {

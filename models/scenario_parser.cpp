@@ -1,5 +1,7 @@
 #include "models/scenario_parser.hpp"
 
+#include "models/perf_load_parser.hpp"
+
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -262,6 +264,14 @@ void check_consistency(const JsonNode& root, Scenario& s) {
                                                "\" (served by server group \"" + group.name + "\")");
     }
   }
+  if (s.perf_analyzer) {
+    const std::string& model = s.models[s.perf_analyzer->model].name;
+    bool served = false;
+    for (const ServerGroup& group : s.platform.servers)
+      for (const std::string& name : group.models) served = served || name == model;
+    if (!served) root.at("perf_analyzer").at("model").fail("model \"" + model + "\" is served by no server group");
+    return;
+  }
   // A model that no server serves needs a CPU fallback time.
   const auto modules = root.at("workload").at("modules").elements();
   for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
@@ -316,14 +326,19 @@ void apply_override(json& document, const std::string& pointer, const std::strin
 
 Scenario parse_scenario(const json& document, const std::string& file) {
   const JsonNode root(document, "", file);
-  root.allow_only({"name", "description", "platform", "models", "workload", "simulation"});
+  root.allow_only({"name", "description", "platform", "models", "workload", "perf_analyzer", "simulation"});
   Scenario s;
   s.name = root.at("name").string();
   if (auto d = root.find("description")) s.description = d->string();
   s.platform = parse_platform(root.at("platform"));
   const JsonNode models = root.at("models");
   for (const std::string& name : models.keys()) s.models.push_back(parse_model(name, models.at(name)));
-  s.workload = parse_workload(root.at("workload"), s);
+  if (root.has("workload") == root.has("perf_analyzer"))
+    root.fail("expected exactly one of \"workload\" (grid jobs) and \"perf_analyzer\" (a perf_analyzer-like load)");
+  if (root.has("workload"))
+    s.workload = parse_workload(root.at("workload"), s);
+  else
+    s.perf_analyzer = parse_perf_analyzer(root.at("perf_analyzer"), s.models);
   s.simulation = parse_simulation(root.at("simulation"));
   check_consistency(root, s);
   return s;

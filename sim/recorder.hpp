@@ -34,6 +34,10 @@ class Recorder {
 
   // Triton's statistics for a model on a server (see analysis/triton_stats.hpp).
   TritonModelStats& triton(int server, int model) { return results_.triton[triton_index_[server][model]]; }
+  const TritonModelStats* find_triton(int server, int model) const {
+    const int i = triton_index_[server][model];
+    return i < 0 ? nullptr : &results_.triton[i];
+  }
 
   // Bytes moved between two hosts, charged to every link of SimGrid's route between them.
   void transferred(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, double bytes, bool to_server);

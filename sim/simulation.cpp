@@ -6,6 +6,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/engine_setup.hpp"
 #include "sim/grid_job.hpp"
 #include "sim/inference_server.hpp"
 #include "sim/load_balancer.hpp"
@@ -15,16 +16,6 @@
 namespace sonicsim {
 namespace sg4 = simgrid::s4u;
 namespace {
-
-void configure_engine(const SimulationOptions& options) {
-  const NetworkModel& net = options.network;
-  sg4::Engine::set_config("network/model:" + net.model);
-  sg4::Engine::set_config("network/TCP-gamma", net.tcp_gamma_bytes);
-  sg4::Engine::set_config("network/crosstraffic", net.crosstraffic);
-  if (net.latency_factor) sg4::Engine::set_config("network/latency-factor", *net.latency_factor);
-  if (net.bandwidth_factor) sg4::Engine::set_config("network/bandwidth-factor", *net.bandwidth_factor);
-  sg4::Engine::set_config("contexts/stack-size", options.stack_size_kib);
-}
 
 // The worker node of each job: "fill" packs nodes one after the other; "spread" gives every node
 // one job before any node gets a second.
@@ -54,12 +45,8 @@ double start_time(const StartPattern& pattern, int job, int jobs) {
 }  // namespace
 
 SimulationResults simulate(const Scenario& scenario) {
-  int argc = 2;
-  char program[] = "sonicsim";
-  char quiet_logs[] = "--log=root.thresh:warning";  // SimGrid's informational chatter stays off
-  char* argv[] = {program, quiet_logs, nullptr};
-  sg4::Engine engine(&argc, argv);
-  configure_engine(scenario.simulation);
+  const auto engine_owner = sim::make_engine(scenario.simulation);
+  sg4::Engine& engine = *engine_owner;
 
   const sim::FarmPlatform farm = sim::build_platform(scenario);
   sim::Recorder recorder(scenario, farm);

@@ -10,17 +10,29 @@ namespace sonicsim {
 NLOHMANN_JSON_SERIALIZE_ENUM(RequestStatus, {{RequestStatus::Completed, "completed"},
                                              {RequestStatus::Rejected, "rejected"},
                                              {RequestStatus::InFlight, "in_flight"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(RejectReason, {{RejectReason::None, "none"},
+                                            {RejectReason::BatchTooLarge, "batch_too_large"},
+                                            {RejectReason::QueueFull, "queue_full"},
+                                            {RejectReason::TimedOut, "timed_out"}})
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonDuration, count, ns)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonBatchStats, compute_input, compute_infer, compute_output)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonPromSeries, request_success, inference_count, exec_count, request_duration_us,
+                                   queue_duration_us, compute_input_duration_us, compute_infer_duration_us,
+                                   compute_output_duration_us)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonModelStats, server, model, inference_count, execution_count,
+                                   last_inference_s, success, fail, queue, compute_input, compute_infer,
+                                   compute_output, batch_stats, series, failure_rejected, pending)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EventRecord, job, event, start_s, end_s, cpu_s, preprocess_s, fallback_s,
                                    inference_s, network_s, queue_s, gpu_s, requests, rejected_requests)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RequestRecord, id, job, event, module, model, server, items, input_bytes,
                                    output_bytes, sent_s, arrived_s, exec_start_s, exec_end_s, received_s, batch,
-                                   status)
+                                   status, reject_reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BatchRecord, id, server, model, instance, gpu, requests, units, start_s, end_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuRecord, server, gpu, busy_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkRecord, name, bandwidth_Bps, bytes, shared)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, warmup_s, end_s, server_names, model_names,
                                    module_names, events, requests, batches, gpus, links, requests_sent,
                                    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
-                                   batch_units_executed, events_incomplete)
+                                   batch_units_executed, events_incomplete, triton)
 
 }  // namespace sonicsim

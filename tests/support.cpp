@@ -1,14 +1,11 @@
 #include "tests/support.hpp"
-#include "tests/records_json.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <stdexcept>
 #include <string>
 
 #include "models/scenario_parser.hpp"
+#include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"
+#include "tests/records_json.hpp"
 
 namespace sonicsim {
 namespace test {
@@ -43,35 +40,7 @@ nlohmann::json base_scenario() {
 Scenario parse(const nlohmann::json& document) { return parse_scenario(document, "test.json"); }
 
 SimulationResults simulate_isolated(const Scenario& scenario) {
-  int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    close(fds[0]);
-    int code = 0;
-    try {
-      const std::string text = nlohmann::json(simulate(scenario)).dump();
-      for (std::size_t done = 0; done < text.size();) {
-        const ssize_t n = write(fds[1], text.data() + done, text.size() - done);
-        if (n <= 0) break;
-        done += static_cast<std::size_t>(n);
-      }
-    } catch (...) {
-      code = 3;
-    }
-    close(fds[1]);
-    _exit(code);
-  }
-  close(fds[1]);
-  std::string text;
-  char buffer[65536];
-  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("the simulation child process failed (status " + std::to_string(status) + ")");
+  const std::string text = run_isolated([&]() { return nlohmann::json(simulate(scenario)).dump(); });
   return nlohmann::json::parse(text).get<SimulationResults>();
 }
 

@@ -9,6 +9,7 @@
 #include "analysis/summary.hpp"
 #include "models/scenario_parser.hpp"
 #include "sim/cli/overrides.hpp"
+#include "sim/cli/perf_run.hpp"
 #include "sim/simulation.hpp"
 
 namespace sonicsim::cli {
@@ -16,11 +17,12 @@ namespace po = boost::program_options;
 
 int run_command(const std::vector<std::string>& args) {
   po::options_description options("sonicsim run SCENARIO.json [options]");
-  std::string output;
+  std::string output, perf_csv_path;
   std::vector<std::string> sets;
   options.add_options()
       ("help,h", "show this help")
       ("output,o", po::value(&output), "directory for summary.json, events.csv, requests.csv, batches.csv")
+      ("perf-csv", po::value(&perf_csv_path), "perf_analyzer loads: write perf_analyzer's CSV (-f) to this file")
       ("seed", po::value<std::uint64_t>(), "random seed (overrides /simulation/seed)")
       ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
       ("quiet,q", "print nothing but errors");
@@ -44,6 +46,12 @@ int run_command(const std::vector<std::string>& args) {
   auto overrides = parse_overrides(sets);
   if (vm.count("seed")) overrides.emplace_back("/simulation/seed", std::to_string(vm["seed"].as<std::uint64_t>()));
   const Scenario scenario = load_scenario(scenario_path, overrides);
+  if (scenario.perf_analyzer) {
+    if (!output.empty()) throw po::error("--output applies to grid-job workloads; use --perf-csv FILE for a perf_analyzer load");
+    return run_perf_levels(scenario, perf_csv_path, vm.count("quiet") > 0);
+  }
+  if (!perf_csv_path.empty())
+    throw po::error("--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");
   for (const Module& m : scenario.workload.modules) {
     const auto* inference = std::get_if<InferenceModule>(&m);
     if (inference && inference->items_per_request > scenario.models[inference->model].max_batch_size)

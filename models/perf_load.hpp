@@ -1,0 +1,27 @@
+#pragma once
+// A perf_analyzer-like load against one model (triton-batcher.md §9): N closed-loop clients, or
+// requests sent at a fixed rate with constant or Poisson spacing. Each load level is its own run.
+#include <string>
+#include <vector>
+
+namespace sonicsim {
+
+enum class PerfLoadMode { Concurrency, RequestRate };
+enum class RequestDistribution { Constant, Poisson };
+
+struct PerfAnalyzerLoad {
+  int model = -1;      // index into Scenario::models
+  int batch_size = 1;  // perf_analyzer's -b: items per request
+  PerfLoadMode mode = PerfLoadMode::Concurrency;
+  std::vector<double> levels;  // concurrencies, or request rates in requests/s
+  RequestDistribution distribution = RequestDistribution::Constant;  // request-rate mode only
+  double warmup_s = 0;                  // load before the first measurement window
+  double measurement_interval_s = 5;    // --measurement-interval
+  int windows = 3;                      // windows merged into a row (perf_analyzer's stability window)
+  double client_send_s = 0;             // client-side marshalling before the upload
+  double client_recv_s = 0;             // client-side unmarshalling after the download
+
+  double end_s() const { return warmup_s + windows * measurement_interval_s; }
+};
+
+}  // namespace sonicsim

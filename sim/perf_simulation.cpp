@@ -1,0 +1,61 @@
+#include "sim/perf_simulation.hpp"
+
+#include <memory>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/engine_setup.hpp"
+#include "sim/inference_server.hpp"
+#include "sim/load_balancer.hpp"
+#include "sim/perf_client.hpp"
+#include "sim/platform.hpp"
+#include "sim/recorder.hpp"
+
+namespace sonicsim {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+TritonModelStats model_totals(sim::Recorder& recorder, std::size_t servers, int model) {
+  TritonModelStats total;
+  for (std::size_t s = 0; s < servers; ++s) {
+    if (const TritonModelStats* stats = recorder.find_triton(static_cast<int>(s), model)) accumulate(total, *stats);
+  }
+  return total;
+}
+
+}  // namespace
+
+PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t level_index) {
+  Scenario scenario = scenario_in;
+  scenario.simulation.outputs = Outputs{false, false, false, false};  // rows only: no per-request records
+  const PerfAnalyzerLoad& load = *scenario.perf_analyzer;
+
+  const auto engine = sim::make_engine(scenario.simulation);
+  const sim::FarmPlatform farm = sim::build_platform(scenario);
+  sim::Recorder recorder(scenario, farm);
+  std::vector<std::unique_ptr<sim::InferenceServer>> servers;
+  for (std::size_t s = 0; s < farm.servers.size(); ++s) {
+    servers.push_back(std::make_unique<sim::InferenceServer>(static_cast<int>(s), farm.servers[s], scenario, recorder));
+    servers.back()->start();
+  }
+  sim::LoadBalancer balancer(scenario, farm);
+
+  PerfMeasurement m;
+  m.level = load.levels.at(level_index);
+  m.batch_size = load.batch_size;
+  m.window_s = load.windows * load.measurement_interval_s;
+  sim::PerfClients clients(scenario, farm.workers.at(0).host, servers, balancer, recorder, m.level, m);
+  clients.start();
+  // The run ends when this actor does: the clients and servers are daemons.
+  sg4::Actor::create("perf-measurement", farm.workers.at(0).host, [&]() {
+    sg4::this_actor::sleep_until(load.warmup_s);
+    m.server_start = model_totals(recorder, farm.servers.size(), load.model);
+    sg4::this_actor::sleep_until(load.end_s());
+    m.server_end = model_totals(recorder, farm.servers.size(), load.model);
+  });
+  engine->run();
+  return m;
+}
+
+}  // namespace sonicsim

@@ -1,0 +1,155 @@
+// The perf_analyzer-like load mode: the report's arithmetic (triton-batcher.md §9.1) and closed
+// forms of whole runs (same network conventions as test_simulation.cpp: CM02, no TCP window, so a
+// transfer of S bytes over latency L and bottleneck B takes L + S/B).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "analysis/perf_report.hpp"
+#include "models/json_reader.hpp"
+#include "sim/isolated_run.hpp"
+#include "sim/perf_simulation.hpp"
+#include "tests/support.hpp"
+
+using namespace sonicsim;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kOneWayLatency = 10e-6 + 100e-6 + 1e-3 + 10e-6;  // base scenario's route
+constexpr double kBottleneck = 1e9 / 8;                           // its 1 Gbps site uplink, bytes/s
+
+json perf_scenario(json load) {
+  json d = test::base_scenario();
+  d.erase("workload");
+  d["perf_analyzer"] = std::move(load);
+  return d;
+}
+
+struct LevelResult {
+  PerfRow row;
+  std::int64_t completed = 0;
+};
+
+LevelResult run_level(const json& document, std::size_t level = 0) {
+  const Scenario scenario = test::parse(document);
+  const json j = json::parse(run_isolated([&]() {
+    const PerfMeasurement m = simulate_perf_level(scenario, level);
+    return json{{"row", perf_row(m)}, {"completed", m.latencies_ns.size()}}.dump();
+  }));
+  return {j.at("row").get<PerfRow>(), j.at("completed").get<std::int64_t>()};
+}
+
+}  // namespace
+
+TEST_CASE("perf report: percentile index floor(NN/100 (n-1) + 0.5), integer microseconds, rows by throughput") {
+  const std::vector<std::int64_t> sorted = {10, 20, 30, 40};
+  CHECK(perf_percentile(sorted, 50) == 30);  // floor(1.5 + 0.5) = 2
+  CHECK(perf_percentile(sorted, 90) == 40);  // floor(2.7 + 0.5) = 3
+  CHECK(perf_percentile(sorted, 10) == 10);  // floor(0.3 + 0.5) = 0
+  CHECK(perf_percentile({}, 50) == 0);
+
+  PerfMeasurement m;
+  m.level = 2;
+  m.batch_size = 4;
+  m.window_s = 2;
+  m.latencies_ns = {5'000'999, 3'000'500};  // mean 4'000'749.5 ns
+  m.send_ns = 2 * 100'999;
+  m.recv_ns = 2 * 50'000;
+  m.server_end.queue = {10, 10'000'000};  // Δ over 4 requests: 1 ms each
+  m.server_start.queue = {6, 6'000'000};
+  m.server_end.compute_infer = {10, 10'004'000};  // Δ 2'004'000 / 4 = 501'000 ns
+  m.server_start.compute_infer = {6, 8'000'000};
+  const PerfRow row = perf_row(m);
+  CHECK(row.inferences_per_s == doctest::Approx(2 * 4 / 2.0));
+  CHECK(row.client_send_us == 100);  // 100.999 truncated
+  CHECK(row.client_recv_us == 50);
+  CHECK(row.server_queue_us == 1000);
+  CHECK(row.server_compute_infer_us == 501);
+  // 4'000'749.5 − 100'999 − 50'000 − (1'000'000 + 501'000) = 2'348'750.5 ns
+  CHECK(row.network_server_us == 2348);
+  CHECK(row.p50_us == 5000);  // index floor(0.5 + 0.5) = 1 of {3000500, 5000999}
+  CHECK(row.avg_us == 4000);
+
+  PerfRow slow = row, fast = row;
+  slow.level = 8;
+  slow.inferences_per_s = 10;
+  fast.level = 1;
+  fast.inferences_per_s = 20;
+  const std::string csv = perf_csv(PerfLoadMode::Concurrency, {fast, slow});
+  CHECK(csv.rfind("Concurrency,Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,"
+                  "Server Compute Input,Server Compute Infer,Server Compute Output,Client Recv,p50 latency,"
+                  "p90 latency,p95 latency,p99 latency\n8,10,",
+                  0) == 0);
+  CHECK(csv.find("\n1,20,") != std::string::npos);
+  CHECK(perf_csv(PerfLoadMode::RequestRate, {}).rfind("Request Rate,", 0) == 0);
+}
+
+TEST_CASE("perf scenario: exactly one of workload and perf_analyzer; the load's own errors name the path") {
+  json both = perf_scenario({{"model", "m"}, {"concurrency", {1}}});
+  both["workload"] = test::base_scenario()["workload"];
+  CHECK_THROWS_WITH_AS(test::parse(both), doctest::Contains("exactly one of \"workload\""), InputError);
+  CHECK_THROWS_WITH_AS(test::parse(perf_scenario({{"model", "nope"}, {"concurrency", {1}}})),
+                       doctest::Contains("/perf_analyzer/model"), InputError);
+  CHECK_THROWS_WITH_AS(test::parse(perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"request_rate", {5}}})),
+                       doctest::Contains("exactly one of \"concurrency\" and \"request_rate\""), InputError);
+  CHECK_THROWS_WITH_AS(test::parse(perf_scenario({{"model", "m"}, {"concurrency", {0}}})),
+                       doctest::Contains("/perf_analyzer/concurrency/0"), InputError);
+  CHECK_THROWS_WITH_AS(
+      test::parse(perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"request_distribution", "poisson"}})),
+      doctest::Contains("request_rate loads only"), InputError);
+}
+
+TEST_CASE("perf, one client: latency = send + upload + tau(b) + download + recv; throughput = b / latency") {
+  const int b = 10;
+  const json load = {{"model", "m"},          {"batch_size", b},           {"concurrency", {1}},
+                     {"warmup", "1s"},        {"measurement_interval", "2s"}, {"windows", 3},
+                     {"client_send", "20us"}, {"client_recv", "10us"}};
+  const LevelResult r = run_level(perf_scenario(load));
+  const double tau = 1e-3 + 10e-6 * b;
+  const double up = kOneWayLatency + b * 4000.0 / kBottleneck;
+  const double down = kOneWayLatency + b * 400.0 / kBottleneck;
+  const double latency = 20e-6 + up + tau + down + 10e-6;
+  // Request k (from 1) ends at k * latency; those ending in [1 s, 7 s) are counted.
+  const auto completed = static_cast<std::int64_t>(std::ceil(7 / latency) - std::ceil(1 / latency));
+  CHECK(r.completed == completed);
+  CHECK(r.row.inferences_per_s == doctest::Approx(completed * b / 6.0));
+  CHECK(std::abs(r.row.p50_us - static_cast<std::int64_t>(latency * 1e6)) <= 1);
+  CHECK(r.row.p99_us == r.row.p50_us);
+  CHECK(r.row.server_queue_us == 0);
+  CHECK(std::abs(r.row.server_compute_infer_us - static_cast<std::int64_t>(tau * 1e6)) <= 1);
+  CHECK(r.row.client_send_us == 20);
+  CHECK(r.row.client_recv_us == 10);
+  CHECK(std::abs(r.row.network_server_us - static_cast<std::int64_t>((up + down) * 1e6)) <= 2);
+}
+
+TEST_CASE("perf, concurrency 8 on a saturated instance: throughput 1/tau and, by Little's law, latency 8 tau") {
+  json d = perf_scenario({{"model", "m"},
+                          {"concurrency", {8}},
+                          {"warmup", "2s"},
+                          {"measurement_interval", "5s"},
+                          {"windows", 3}});
+  d["models"]["m"]["kernel_latency"]["intercept"] = "20ms";  // far longer than the 2.3 ms round trip
+  const LevelResult r = run_level(d);
+  const double tau = 20e-3 + 10e-6;
+  CHECK(r.row.inferences_per_s == doctest::Approx(1 / tau).epsilon(0.005));
+  CHECK(r.row.avg_us * 1e-6 == doctest::Approx(8 * tau).epsilon(0.005));
+  CHECK(r.row.server_compute_infer_us == doctest::Approx(tau * 1e6).epsilon(0.001));
+}
+
+TEST_CASE("perf, Poisson request rate on max_batch_size 1: Server Queue is M/D/1's mean wait (P-K)") {
+  const double tau = 1e-3 + 10e-6;  // batch 1
+  const double rho = 0.6;
+  json d = perf_scenario({{"model", "m"},
+                          {"request_rate", {rho / tau}},
+                          {"request_distribution", "poisson"},
+                          {"warmup", "5s"},
+                          {"measurement_interval", "100s"},
+                          {"windows", 2}});
+  d["models"]["m"]["max_batch_size"] = 1;
+  const LevelResult r = run_level(d);
+  const double expected_wait = rho * tau / (2 * (1 - rho));  // Pollaczek-Khinchine, deterministic service
+  CHECK(r.row.server_queue_us * 1e-6 == doctest::Approx(expected_wait).epsilon(0.03));
+  CHECK(r.row.inferences_per_s == doctest::Approx(rho / tau).epsilon(0.01));
+}
