@@ -1,6 +1,7 @@
 #include "models/scenario_parser.hpp"
 
 #include "models/perf_load_parser.hpp"
+#include "models/scenario_triton.hpp"
 
 #include <fstream>
 #include <set>
@@ -128,15 +129,16 @@ Platform parse_platform(const JsonNode& node) {
   return platform;
 }
 
-ModelSpec parse_model(const std::string& name, const JsonNode& node) {
+ModelSpec parse_model(const std::string& name, const JsonNode& node, const Platform& platform,
+                      const std::string& file) {
   node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_gpu",
-                   "kernel_latency", "kernel_latency_by_gpu"});
+                   "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup", "kernel_latency",
+                   "kernel_latency_by_gpu"});
   ModelSpec model;
   model.name = name;
   model.input_bytes_per_item = node.at("input_bytes_per_item").bytes();
   model.output_bytes_per_item = node.at("output_bytes_per_item").bytes();
-  model.max_batch_size = node.at("max_batch_size").int_at_least(1);
-  model.instances_per_gpu = node.at("instances_per_gpu").int_at_least(1);
+  read_model_triton_settings(node, platform, file, model);
   if (auto k = node.find("kernel_latency")) model.kernel_latency = parse_kernel_latency(*k);
   if (auto by_gpu = node.find("kernel_latency_by_gpu")) {
     for (const std::string& gpu : by_gpu->keys())
@@ -144,6 +146,7 @@ ModelSpec parse_model(const std::string& name, const JsonNode& node) {
   }
   if (!model.kernel_latency && model.kernel_latency_by_gpu.empty())
     node.fail("expected \"kernel_latency\" or \"kernel_latency_by_gpu\" for model \"" + name + "\"");
+  check_cpu_instance_latency(node, model);
   return model;
 }
 
@@ -155,7 +158,7 @@ Module parse_module(const JsonNode& node, const Scenario& scenario) {
   }
   if (type == "inference") {
     node.allow_only({"type", "name", "model", "items_per_event", "items_per_request", "preprocess", "in_flight",
-                     "cpu_fallback"});
+                     "cpu_fallback", "priority", "timeout"});
     InferenceModule m;
     m.name = node.at("name").string();
     const JsonNode model = node.at("model");
@@ -166,6 +169,8 @@ Module parse_module(const JsonNode& node, const Scenario& scenario) {
     m.preprocess = parse_distribution(node.at("preprocess"));
     m.in_flight = node.at("in_flight").int_at_least(1);
     if (auto fallback = node.find("cpu_fallback")) m.cpu_fallback = parse_distribution(*fallback);
+    if (auto priority = node.find("priority")) m.priority = priority->int_at_least(0);
+    if (auto timeout = node.find("timeout")) m.timeout_s = timeout->duration_s();
     return m;
   }
   node.at("type").fail("expected \"cpu\" or \"inference\", got \"" + type + "\"");
@@ -332,7 +337,7 @@ Scenario parse_scenario(const json& document, const std::string& file) {
   if (auto d = root.find("description")) s.description = d->string();
   s.platform = parse_platform(root.at("platform"));
   const JsonNode models = root.at("models");
-  for (const std::string& name : models.keys()) s.models.push_back(parse_model(name, models.at(name)));
+  for (const std::string& name : models.keys()) s.models.push_back(parse_model(name, models.at(name), s.platform, file));
   if (root.has("workload") == root.has("perf_analyzer"))
     root.fail("expected exactly one of \"workload\" (grid jobs) and \"perf_analyzer\" (a perf_analyzer-like load)");
   if (root.has("workload"))

@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev
   nlohmann-json3-dev
   doctest-dev
+  libprotobuf-dev protobuf-compiler
 )
 
 missing=()

@@ -1,11 +1,15 @@
 #pragma once
 // The parts of Triton's model configuration (inference.ModelConfig, config.pbtxt) that decide
-// scheduling, as plain data in SI units, after Triton's normalisation. See
+// scheduling, as plain data in SI units: read as written (config_pbtxt.hpp, model_config_json.hpp),
+// then validated and normalised as Triton does (below). See
 // ../shared/reference/triton-batcher.md §8 for the fields, defaults and validation rules.
+#include <concepts>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sonicsim::triton {
@@ -42,6 +46,8 @@ struct DynamicBatchingConfig {
     return priority_levels == 0 && default_queue_policy.default_timeout_s == 0 &&
            !default_queue_policy.allow_timeout_override && default_queue_policy.max_queue_size == 0;
   }
+
+  bool operator==(const DynamicBatchingConfig&) const = default;
 };
 
 enum class InstanceKind { Auto, Gpu, Cpu, Model };
@@ -50,9 +56,11 @@ enum class InstanceKind { Auto, Gpu, Cpu, Model };
 struct InstanceGroup {
   std::string name;
   InstanceKind kind = InstanceKind::Auto;
-  int count = 1;
+  int count = 1;          // per listed GPU for GPU groups; as written, 0 means unset (the default)
   std::vector<int> gpus;  // empty: every GPU of the server
   bool passive = false;   // passive instances get no work from the scheduler
+
+  bool operator==(const InstanceGroup&) const = default;
 };
 
 // When the batcher thread looks at its queue (triton-batcher.md §6).
@@ -67,6 +75,54 @@ struct ModelConfig {
   int max_batch_size = 0;
   std::vector<InstanceGroup> instance_groups;           // normalised: at least one group
   std::optional<DynamicBatchingConfig> dynamic_batching;  // absent: Triton's default scheduler
+
+  bool operator==(const ModelConfig&) const = default;
 };
+
+// One step of a field path: a field name, or an index into a repeated field (or a map key).
+struct FieldStep {
+  FieldStep(const char* field) : name(field) {}
+  FieldStep(std::string field) : name(std::move(field)) {}
+  template <std::integral T>
+  FieldStep(T i) : index(static_cast<std::int64_t>(i)), is_index(true) {}
+
+  std::string name;
+  std::int64_t index = 0;
+  bool is_index = false;
+};
+
+// Where a configuration was written, so that an error names the file and the field: in a
+// config.pbtxt as a field path, "dynamic_batching.preferred_batch_size[1]" (a map entry by its
+// key: "dynamic_batching.priority_queue_policy[3]"); in a scenario as a JSON pointer below the
+// object that holds Triton's keys, "/models/m/dynamic_batching/preferred_batch_size/1".
+struct ConfigSource {
+  std::string file;
+  std::optional<std::string> json_pointer;  // absent: a config.pbtxt
+
+  std::string path(std::initializer_list<FieldStep> steps) const;
+  [[noreturn]] void fail(std::initializer_list<FieldStep> steps, const std::string& message) const;
+};
+
+// The checks of Triton's ValidateModelConfig and ValidateInstanceGroup that concern scheduling,
+// with Triton's messages; instance groups are checked as written (before normalisation). Throws
+// InputError naming the file and the field.
+void validate_model_config(const ModelConfig& config, const ConfigSource& source);
+
+// Triton's check that the GPUs listed by KIND_GPU and KIND_AUTO groups exist on a server with
+// `gpu_count` GPUs (ids 0 .. gpu_count - 1), on the config as written. (Triton turns a KIND_AUTO
+// group with a missing GPU into KIND_CPU, which then fails as a CPU group that lists GPUs: an
+// error either way.) `server` describes the server in the message, e.g.
+// `server group "gpu" has 2 GPUs per server`.
+void validate_instance_gpus(const ModelConfig& config, int gpu_count, const ConfigSource& source,
+                            const std::string& server);
+
+// Triton's NormalizeModelConfig and NormalizeInstanceGroup for a server with `gpu_count` GPUs:
+// preferred sizes [max_batch_size] when none are given (and max_batch_size > 0); one group
+// named after the model when none is given; group names "<model>_<index>"; KIND_AUTO resolved to
+// KIND_GPU, or KIND_CPU when there is no GPU or a listed GPU is missing; count 1 when unset (2
+// for KIND_CPU with the onnxruntime or tensorflow backends). GPU lists stay empty for "every GPU".
+void normalize_model_config(ModelConfig& config, int gpu_count);
+
+const char* kind_name(InstanceKind kind);  // "KIND_GPU", ...
 
 }  // namespace sonicsim::triton

@@ -54,7 +54,8 @@ int run_command(const std::vector<std::string>& args) {
     throw po::error("--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");
   for (const Module& m : scenario.workload.modules) {
     const auto* inference = std::get_if<InferenceModule>(&m);
-    if (inference && inference->items_per_request > scenario.models[inference->model].max_batch_size)
+    const int max_batch = inference ? scenario.models[inference->model].max_batch_size : 0;
+    if (inference && max_batch > 0 && inference->items_per_request > max_batch)  // 0: no batch dimension
       std::cerr << "sonicsim: warning: module \"" << inference->name << "\" sends requests of "
                 << inference->items_per_request << " items but model \"" << scenario.models[inference->model].name
                 << "\" has max_batch_size " << scenario.models[inference->model].max_batch_size

@@ -1,0 +1,525 @@
+// Triton model configuration: config.pbtxt parsing, Triton's normalisation defaults and validation
+// messages, and the scenario keys (triton_config, inline dynamic_batching / instance_group).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include "models/scenario_parser.hpp"
+#include "models/triton/config_pbtxt.hpp"
+#include "models/triton/model_config.hpp"
+#include "tests/support.hpp"
+
+using namespace sonicsim;
+using namespace sonicsim::triton;
+using nlohmann::json;
+
+namespace {
+
+const std::string data_dir = SONICSIM_TEST_DATA_DIR "/triton";
+
+// Writes a config.pbtxt into a scratch directory and returns its path.
+std::string write_pbtxt(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / ("sonicsim-config-tests-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / (name + ".pbtxt")).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+struct Failure {
+  std::string file = "(no error)";
+  std::string where = "(no error)";
+  std::string message = "(no error)";
+};
+
+template <class F>
+Failure failure_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    const std::string prefix = e.file() + ": " + e.pointer() + ": ";
+    return {e.file(), e.pointer(), what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what};
+  }
+  return {};
+}
+
+Failure pbtxt_failure(const std::string& text, const std::string& model = "m") {
+  const std::string path = write_pbtxt("case", text);
+  return failure_of([&] { read_triton_config(path, model); });
+}
+
+// Protobuf's parser reports some errors at the token after the culprit (the ":" after an unknown
+// field name), so only the line is checked exactly.
+bool at_line(const Failure& f, int line) { return f.where.rfind("line " + std::to_string(line) + ", column ", 0) == 0; }
+
+Failure scenario_failure(const json& document, const std::string& file = "test.json") {
+  return failure_of([&] { parse_scenario(document, file); });
+}
+
+// The base scenario with two GPUs per server and a "cpu" kernel latency, serving `model`.
+json scenario_for(const std::string& model) {
+  json d = test::base_scenario();
+  d["platform"]["servers"][0]["gpus_per_server"] = 2;
+  d["platform"]["servers"][0]["models"] = {model};
+  json spec = d["models"]["m"];
+  spec["kernel_latency_by_gpu"] = {{"cpu", {{"type", "affine"}, {"intercept", "5ms"}, {"per_item", "1ms"}}}};
+  d["models"] = {{model, spec}};
+  d["workload"]["modules"][1]["model"] = model;
+  return d;
+}
+
+// The §8.3 example's scheduling settings written inline, in Triton's JSON field names.
+json resnet_inline() {
+  return json::parse(R"({
+    "max_batch_size": 64,
+    "instance_group": [
+      {"name": "gpu_pool", "kind": "KIND_GPU", "count": 2, "gpus": [0, 1]},
+      {"kind": "KIND_CPU", "count": 1}
+    ],
+    "dynamic_batching": {
+      "preferred_batch_size": [16, 32, 64],
+      "max_queue_delay_microseconds": 2000,
+      "preserve_ordering": false,
+      "priority_levels": 2,
+      "default_priority_level": 2,
+      "default_queue_policy": {"timeout_action": "REJECT", "default_timeout_microseconds": 100000,
+                               "allow_timeout_override": true, "max_queue_size": 512},
+      "priority_queue_policy": {"1": {"timeout_action": "DELAY", "default_timeout_microseconds": 20000,
+                                      "allow_timeout_override": false, "max_queue_size": 0}}
+    }
+  })");
+}
+
+}  // namespace
+
+TEST_CASE("the reference example config.pbtxt reads into SI units and normalises as Triton does") {
+  ModelConfig config = read_triton_config(data_dir + "/resnet50_onnx.pbtxt", "resnet50_onnx");
+  CHECK(config.name == "resnet50_onnx");
+  CHECK(config.backend == "onnxruntime");
+  CHECK(config.max_batch_size == 64);
+  REQUIRE(config.instance_groups.size() == 2);
+  CHECK(config.instance_groups[1].count == 1);
+  CHECK(config.instance_groups[1].name.empty());  // as written
+  normalize_model_config(config, 2);
+
+  REQUIRE(config.dynamic_batching);
+  const DynamicBatchingConfig& d = *config.dynamic_batching;
+  CHECK(d.preferred_batch_sizes == std::vector<int>{16, 32, 64});
+  CHECK(d.max_queue_delay_s == doctest::Approx(0.002));
+  CHECK_FALSE(d.preserve_ordering);
+  CHECK(d.priority_levels == 2);
+  CHECK(d.default_priority_level == 2);
+  CHECK(d.default_queue_policy == QueuePolicy{TimeoutAction::Reject, 0.1, true, 512});
+  REQUIRE(d.priority_queue_policy.size() == 1);
+  CHECK(d.priority_queue_policy.at(1) == QueuePolicy{TimeoutAction::Delay, 0.02, false, 0});
+  CHECK(d.policy_for(2) == d.default_queue_policy);
+  CHECK_FALSE(d.prefetching());
+
+  CHECK(config.instance_groups[0] == InstanceGroup{"gpu_pool", InstanceKind::Gpu, 2, {0, 1}, false});
+  CHECK(config.instance_groups[1] == InstanceGroup{"resnet50_onnx_1", InstanceKind::Cpu, 1, {}, false});
+}
+
+TEST_CASE("fields Triton accepts but sonicsim does not model are parsed and ignored") {
+  ModelConfig config = read_triton_config(data_dir + "/every_section.pbtxt", "tagger_trt");
+  CHECK(config.backend == "tensorrt_plan");  // no backend: the platform
+  normalize_model_config(config, 2);
+  REQUIRE(config.instance_groups.size() == 2);
+  CHECK(config.instance_groups[0] == InstanceGroup{"tagger_trt_0", InstanceKind::Gpu, 3, {1}, false});
+  CHECK(config.instance_groups[1] == InstanceGroup{"standby", InstanceKind::Gpu, 1, {}, true});
+  REQUIRE(config.dynamic_batching);
+  CHECK(config.dynamic_batching->preferred_batch_sizes == std::vector<int>{64, 128});
+  CHECK(config.dynamic_batching->max_queue_delay_s == doctest::Approx(500e-6));
+  CHECK(config.dynamic_batching->priority_queue_policy.at(1).max_queue_size == 8);
+  CHECK(config.dynamic_batching->priority_queue_policy.at(2).timeout_action == TimeoutAction::Delay);
+  CHECK(config.dynamic_batching->priority_queue_policy.at(2).default_timeout_s == doctest::Approx(1.5e-3));
+}
+
+TEST_CASE("normalisation defaults") {
+  SUBCASE("preferred sizes default to [max_batch_size], and stay empty without batching") {
+    ModelConfig c{"m", "onnxruntime", 8, {}, DynamicBatchingConfig{}};
+    normalize_model_config(c, 1);
+    CHECK(c.dynamic_batching->preferred_batch_sizes == std::vector<int>{8});
+    ModelConfig zero{"m", "onnxruntime", 0, {}, DynamicBatchingConfig{}};
+    normalize_model_config(zero, 1);
+    CHECK(zero.dynamic_batching->preferred_batch_sizes.empty());
+    DynamicBatchingConfig sizes;
+    sizes.preferred_batch_sizes = {2, 4};
+    ModelConfig given{"m", "onnxruntime", 8, {}, sizes};
+    normalize_model_config(given, 1);
+    CHECK(given.dynamic_batching->preferred_batch_sizes == std::vector<int>{2, 4});
+  }
+  SUBCASE("no instance group: one group named after the model, count 1, KIND_AUTO -> KIND_GPU on every GPU") {
+    ModelConfig c{"m", "onnxruntime", 8, {}, std::nullopt};
+    normalize_model_config(c, 4);
+    REQUIRE(c.instance_groups.size() == 1);
+    CHECK(c.instance_groups[0] == InstanceGroup{"m", InstanceKind::Gpu, 1, {}, false});
+    CHECK_FALSE(c.dynamic_batching);  // no dynamic_batching: the default scheduler
+  }
+  SUBCASE("KIND_AUTO -> KIND_CPU without GPUs; count 2 on the CPU for onnxruntime and tensorflow only") {
+    for (const auto& [backend, count] : std::vector<std::pair<std::string, int>>{
+             {"onnxruntime", 2}, {"tensorflow", 2}, {"tensorflow_savedmodel", 2}, {"pytorch", 1}, {"python", 1}}) {
+      CAPTURE(backend);
+      ModelConfig c{"m", backend, 8, {}, std::nullopt};
+      normalize_model_config(c, 0);
+      CHECK(c.instance_groups[0] == InstanceGroup{"m", InstanceKind::Cpu, count, {}, false});
+    }
+  }
+  SUBCASE("KIND_AUTO listing a GPU the server lacks -> KIND_CPU") {
+    ModelConfig c{"m", "pytorch", 8, {InstanceGroup{"", InstanceKind::Auto, 0, {3}, false}}, std::nullopt};
+    normalize_model_config(c, 2);
+    CHECK(c.instance_groups[0].kind == InstanceKind::Cpu);
+  }
+  SUBCASE("unnamed groups are <model>_<index>; unset counts 1 on GPU, 2 on CPU for onnxruntime") {
+    ModelConfig c{"m", "onnxruntime", 8,
+                  {InstanceGroup{"", InstanceKind::Gpu, 0, {}, false}, InstanceGroup{"named", InstanceKind::Gpu, 3, {}, false},
+                   InstanceGroup{"", InstanceKind::Cpu, 0, {}, false}, InstanceGroup{"", InstanceKind::Model, 0, {}, false}},
+                  std::nullopt};
+    normalize_model_config(c, 1);
+    CHECK(c.instance_groups[0] == InstanceGroup{"m_0", InstanceKind::Gpu, 1, {}, false});
+    CHECK(c.instance_groups[1] == InstanceGroup{"named", InstanceKind::Gpu, 3, {}, false});
+    CHECK(c.instance_groups[2] == InstanceGroup{"m_2", InstanceKind::Cpu, 2, {}, false});
+    CHECK(c.instance_groups[3] == InstanceGroup{"m_3", InstanceKind::Model, 1, {}, false});
+  }
+}
+
+TEST_CASE("validation errors carry Triton's message, the file and the field path") {
+  const std::string head = "name: \"m\"\nbackend: \"onnxruntime\"\nmax_batch_size: 8\n";
+  struct Case {
+    std::string text, where, message;
+  };
+  const std::vector<Case> cases = {
+      {"dynamic_batching { preferred_batch_size: [ 4, 0 ] }", "dynamic_batching.preferred_batch_size[1]",
+       "dynamic batching preferred size must be positive for m"},
+      {"dynamic_batching { preferred_batch_size: [ 4, -2 ] }", "dynamic_batching.preferred_batch_size[1]",
+       "dynamic batching preferred size must be positive for m"},
+      {"dynamic_batching { preferred_batch_size: [ 4, 16 ] }", "dynamic_batching.preferred_batch_size[1]",
+       "dynamic batching preferred size must be <= max batch size for m"},
+      {"dynamic_batching { priority_levels: 2 }", "dynamic_batching.default_priority_level",
+       "default priority level must be in range [1, 2] for m"},
+      {"dynamic_batching { priority_levels: 2 default_priority_level: 3 }", "dynamic_batching.default_priority_level",
+       "default priority level must be in range [1, 2] for m"},
+      {"dynamic_batching { priority_levels: 2 default_priority_level: 1 priority_queue_policy { key: 3 value {} } }",
+       "dynamic_batching.priority_queue_policy[3]", "priority queue policy must have priority level in range [1, 2] for m"},
+      {"dynamic_batching { priority_levels: 2 default_priority_level: 1 priority_queue_policy { key: 0 value {} } }",
+       "dynamic_batching.priority_queue_policy[0]", "priority queue policy must have priority level in range [1, 2] for m"},
+      {"dynamic_batching { preserve_ordering: true priority_levels: 2 default_priority_level: 1 }",
+       "dynamic_batching.priority_levels", "Only one priority level is allowed when 'preserve_ordering' is true for m"},
+      {"dynamic_batching { preserve_ordering: true default_queue_policy { timeout_action: DELAY "
+       "default_timeout_microseconds: 10 } }",
+       "dynamic_batching.default_queue_policy.timeout_action",
+       "Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true for m"},
+      {"dynamic_batching { preserve_ordering: true priority_levels: 1 default_priority_level: 1 priority_queue_policy "
+       "{ key: 1 value { timeout_action: DELAY default_timeout_microseconds: 10 } } }",
+       "dynamic_batching.priority_queue_policy[1].timeout_action",
+       "Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true for m"},
+      {"instance_group [ { kind: KIND_GPU }, { kind: KIND_CPU count: -1 } ]", "instance_group[1].count",
+       "instance group m_1 of model m must specify 'count' >= 1"},
+      {"instance_group [ { name: \"cpus\" kind: KIND_CPU gpus: [ 0 ] } ]", "instance_group[0].gpus",
+       "instance group cpus of model m has kind KIND_CPU but specifies one or more GPUs"},
+      {"instance_group [ { kind: KIND_MODEL gpus: [ 0 ] } ]", "instance_group[0].gpus",
+       "instance group m_0 of model m has kind KIND_MODEL but specifies one or more GPUs"},
+      {"sequence_batching { max_sequence_idle_microseconds: 5000000 }", "sequence_batching",
+       "the sequence batcher is not simulated (only Triton's default scheduler and the dynamic batcher are)"},
+      {"ensemble_scheduling { step [ { model_name: \"a\" model_version: -1 } ] }", "ensemble_scheduling",
+       "ensemble models are not simulated (only single models with Triton's default scheduler or the dynamic "
+       "batcher are)"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    const Failure f = pbtxt_failure(head + c.text);
+    CHECK(f.where == c.where);
+    CHECK(f.message == c.message);
+    CHECK(f.file.find("case.pbtxt") != std::string::npos);
+  }
+  // max_batch_size is checked before anything else.
+  const Failure negative = pbtxt_failure("name: \"m\"\nmax_batch_size: -1\ndynamic_batching { }");
+  CHECK(negative.where == "max_batch_size");
+  CHECK(negative.message == "'max_batch_size' must be non-negative value for m");
+  // Within range, priority levels and DELAY without a timeout are fine with preserve_ordering.
+  CHECK(pbtxt_failure(head + "dynamic_batching { preserve_ordering: true priority_levels: 1 default_priority_level: 1 "
+                             "default_queue_policy { timeout_action: DELAY } }")
+            .where == "(no error)");
+}
+
+TEST_CASE("the model name in the file must be the model's") {
+  const Failure f = pbtxt_failure("name: \"other\"\nmax_batch_size: 8", "m");
+  CHECK(f.where == "name");
+  CHECK(f.message.find("\"other\" differs from the model it configures, \"m\"") != std::string::npos);
+  CHECK(pbtxt_failure("max_batch_size: 8", "m").where == "(no error)");  // no name: the model's
+}
+
+TEST_CASE("text-format errors give the line and column") {
+  SUBCASE("a field not in Triton's schema, at any depth") {
+    const Failure f = pbtxt_failure("name: \"m\"\nmax_batch_size: 8\ndynamic_batching {\n  prefered_batch_size: [ 4 ]\n}\n");
+    CHECK(at_line(f, 4));
+    CHECK(f.message == "Message type \"inference.ModelDynamicBatching\" has no field named \"prefered_batch_size\".");
+    const Failure deep = pbtxt_failure("optimization { cuda { graph: true } }");
+    CHECK(at_line(deep, 1));
+    CHECK(deep.message.find("has no field named \"graph\"") != std::string::npos);
+    CHECK(at_line(pbtxt_failure("max_batch_size: 8\nmax_queue_delay_microseconds: 100"), 2));
+  }
+  SUBCASE("a syntax error") {
+    const Failure f = pbtxt_failure("name: \"m\"\nmax_batch_size: 8\ninstance_group [ { count: 2 ]\n");
+    CHECK(f.where == "line 3, column 29");  // the "]" where a "}" was expected
+    CHECK_FALSE(f.message.empty());
+  }
+  SUBCASE("an unknown enum value, a wrong type, a repeated singular field") {
+    CHECK(at_line(pbtxt_failure("instance_group [ { kind: KIND_TPU } ]"), 1));
+    CHECK(at_line(pbtxt_failure("max_batch_size: \"8\""), 1));
+    CHECK(at_line(pbtxt_failure("max_batch_size: 8\nmax_batch_size: 16"), 2));
+  }
+  SUBCASE("a missing file") {
+    const Failure f = failure_of([] { read_triton_config("/nonexistent/config.pbtxt", "m"); });
+    CHECK(f.file == "/nonexistent/config.pbtxt");
+    CHECK(f.message == "cannot open the file");
+  }
+}
+
+TEST_CASE("the map and list spellings of the text format are accepted") {
+  const std::string path = write_pbtxt("spellings", R"(
+    max_batch_size: 16
+    dynamic_batching {
+      preferred_batch_size: 4
+      preferred_batch_size: 8
+      priority_levels: 2
+      default_priority_level: 1
+      priority_queue_policy: [ { key: 2 value: { max_queue_size: 3 } } ]
+      default_queue_policy < timeout_action: REJECT >
+    }
+    instance_group { count: 2 } instance_group { kind: KIND_CPU })");
+  ModelConfig c = read_triton_config(path, "m");
+  CHECK(c.dynamic_batching->preferred_batch_sizes == std::vector<int>{4, 8});
+  CHECK(c.dynamic_batching->priority_queue_policy.at(2).max_queue_size == 3);
+  CHECK(c.instance_groups.size() == 2);
+}
+
+TEST_CASE("GPUs listed by instance groups must exist on the server") {
+  ModelConfig c{"m", "onnxruntime", 8,
+                {InstanceGroup{"ok", InstanceKind::Gpu, 1, {0, 1}, false}, InstanceGroup{"g", InstanceKind::Auto, 1, {2}, false}},
+                std::nullopt};
+  const ConfigSource source{"c.pbtxt", std::nullopt};
+  CHECK_NOTHROW(validate_instance_gpus(c, 3, source, "here"));
+  const Failure f = failure_of([&] { validate_instance_gpus(c, 2, source, "two GPUs"); });
+  CHECK(f.where == "instance_group[1].gpus[0]");
+  CHECK(f.message == "instance group g of model m specifies invalid or unsupported gpu id 2 (two GPUs)");
+  const Failure none = failure_of([&] { validate_instance_gpus(c, 0, source, "no GPU"); });
+  CHECK(none.where == "instance_group[0].kind");
+  CHECK(none.message == "instance group ok of model m has kind KIND_GPU but no GPUs are available (no GPU)");
+}
+
+TEST_CASE("scenario: triton_config gives the same model as the same settings written inline") {
+  json from_file = scenario_for("resnet50_onnx");
+  auto& file_model = from_file["models"]["resnet50_onnx"];
+  file_model.erase("max_batch_size");
+  file_model.erase("instances_per_gpu");
+  file_model["triton_config"] = data_dir + "/resnet50_onnx.pbtxt";
+  const Scenario a = test::parse(from_file);
+
+  json inline_settings = scenario_for("resnet50_onnx");
+  auto& inline_model = inline_settings["models"]["resnet50_onnx"];
+  inline_model.erase("instances_per_gpu");
+  inline_model.update(resnet_inline());
+  const Scenario b = test::parse(inline_settings);
+
+  const ModelSpec& x = a.models.at(0);
+  const ModelSpec& y = b.models.at(0);
+  CHECK(x.triton_config_path == data_dir + "/resnet50_onnx.pbtxt");
+  CHECK(y.triton_config_path.empty());
+  CHECK(x.max_batch_size == 64);
+  CHECK(x.max_batch_size == y.max_batch_size);
+  CHECK(x.instance_groups.size() == 2);
+  CHECK(x.instance_groups == y.instance_groups);
+  CHECK(x.dynamic_batching.has_value());
+  CHECK(x.dynamic_batching == y.dynamic_batching);
+  CHECK(x.batcher_wakeup == BatcherWakeup::Idealised);
+}
+
+TEST_CASE("scenario: a relative triton_config is found from the scenario's directory") {
+  json d = scenario_for("resnet50_onnx");
+  auto& model = d["models"]["resnet50_onnx"];
+  model.erase("instances_per_gpu");
+  model["max_batch_size"] = 64;  // equal to the file's: allowed
+  model["triton_config"] = "resnet50_onnx.pbtxt";
+  const Scenario s = parse_scenario(d, data_dir + "/scenario.json");
+  CHECK(s.models.at(0).triton_config_path == data_dir + "/resnet50_onnx.pbtxt");
+
+  const Failure missing = scenario_failure(d, "elsewhere/scenario.json");
+  CHECK(missing.where == "/models/resnet50_onnx/triton_config");
+  CHECK(missing.message == "cannot open the Triton model configuration \"elsewhere/resnet50_onnx.pbtxt\"");
+  model["triton_config"] = ".";  // a directory
+  CHECK(scenario_failure(d, data_dir + "/scenario.json").where == "/models/resnet50_onnx/triton_config");
+}
+
+TEST_CASE("scenario: without Triton keys a model keeps the default scheduler and instances_per_gpu") {
+  const Scenario s = test::parse(test::base_scenario());
+  const ModelSpec& m = s.models.at(0);
+  CHECK(m.max_batch_size == 1000);
+  CHECK(m.instances_per_gpu == 1);
+  CHECK(m.instance_groups.empty());
+  CHECK_FALSE(m.dynamic_batching);
+  CHECK(m.triton_config_path.empty());
+
+  json d = test::base_scenario();
+  d["models"]["m"]["dynamic_batching"] = json::object();  // Triton's `dynamic_batching { }`
+  d["models"]["m"]["instances_per_gpu"] = 3;
+  const Scenario batching = test::parse(d);
+  REQUIRE(batching.models.at(0).dynamic_batching);
+  CHECK(batching.models.at(0).dynamic_batching->preferred_batch_sizes == std::vector<int>{1000});
+  CHECK(batching.models.at(0).instance_groups.empty());
+  CHECK(batching.models.at(0).instances_per_gpu == 3);
+}
+
+TEST_CASE("scenario: conflicting keys and bad inline values are errors at their JSON pointer") {
+  json with_file = scenario_for("resnet50_onnx");
+  auto& model = with_file["models"]["resnet50_onnx"];
+  model.erase("instances_per_gpu");
+  model.erase("max_batch_size");
+  model["triton_config"] = data_dir + "/resnet50_onnx.pbtxt";
+  CHECK(scenario_failure(with_file).where == "(no error)");
+
+  struct Case {
+    std::string key;
+    json value;
+    std::string where, message;
+  };
+  const std::string p = "/models/resnet50_onnx/";
+  for (const Case& c : std::vector<Case>{
+           {"max_batch_size", 32, p + "max_batch_size",
+            "expected 64, the max_batch_size of \"" + data_dir + "/resnet50_onnx.pbtxt\" (or no max_batch_size here), got 32"},
+           {"instances_per_gpu", 2, p + "instances_per_gpu",
+            "\"instances_per_gpu\" cannot be used with \"triton_config\": the file sets the scheduling and the instances"},
+           {"dynamic_batching", json::object(), p + "dynamic_batching",
+            "\"dynamic_batching\" cannot be used with \"triton_config\": the file sets the scheduling and the instances"},
+           {"instance_group", json::array(), p + "instance_group",
+            "\"instance_group\" cannot be used with \"triton_config\": the file sets the scheduling and the instances"},
+       }) {
+    CAPTURE(c.key);
+    json d = with_file;
+    d["models"]["resnet50_onnx"][c.key] = c.value;
+    const Failure f = scenario_failure(d);
+    CHECK(f.where == c.where);
+    CHECK(f.message == c.message);
+  }
+
+  json inline_base = test::base_scenario();
+  inline_base["models"]["m"].erase("instances_per_gpu");
+  // A group as Triton's JSON model configuration prints it: the fields that do not matter here pass.
+  inline_base["models"]["m"]["instance_group"] = json::parse(R"([{"name": "m_0", "kind": "KIND_GPU", "count": 2,
+      "gpus": [0], "profile": [], "passive": false, "host_policy": "", "secondary_devices": [],
+      "rate_limiter": {"resources": [], "priority": 1}}])");
+  CHECK(scenario_failure(inline_base).where == "(no error)");
+  for (const Case& c : std::vector<Case>{
+           {"instances_per_gpu", 2, "/models/m/instances_per_gpu",
+            "\"instances_per_gpu\" cannot be used with \"instance_group\", which places the instances itself"},
+           {"instance_group", json::parse(R"([{"kind": "KIND_TPU"}])"), "/models/m/instance_group/0/kind",
+            "expected \"KIND_AUTO\", \"KIND_GPU\", \"KIND_CPU\" or \"KIND_MODEL\", got \"KIND_TPU\""},
+           {"instance_group", json::parse(R"([{"count": 0}])"), "/models/m/instance_group/0/count",
+            "expected an integer >= 1, got 0"},
+           {"instance_group", json::parse(R"([{"gpu": [0]}])"), "/models/m/instance_group/0/gpu",
+            "unknown key \"gpu\" (allowed here: name, kind, count, gpus, passive, rate_limiter, host_policy, profile, "
+            "secondary_devices)"},
+           {"instance_group", json::parse(R"([{"profile": [0]}])"), "/models/m/instance_group/0/profile/0",
+            "expected a string, got number 0"},
+           {"dynamic_batching", json::parse(R"({"max_queue_delay": "1ms"})"), "/models/m/dynamic_batching/max_queue_delay",
+            "unknown key \"max_queue_delay\" (allowed here: preferred_batch_size, max_queue_delay_microseconds, "
+            "preserve_ordering, priority_levels, default_priority_level, default_queue_policy, priority_queue_policy)"},
+           {"dynamic_batching", json::parse(R"({"max_queue_delay_microseconds": 1.5})"),
+            "/models/m/dynamic_batching/max_queue_delay_microseconds", "expected an integer, got number 1.5"},
+           {"dynamic_batching", json::parse(R"({"preferred_batch_size": [4, 2000]})"),
+            "/models/m/dynamic_batching/preferred_batch_size/1",
+            "dynamic batching preferred size must be <= max batch size for m"},
+           {"dynamic_batching", json::parse(R"({"priority_levels": 2, "default_priority_level": 1,
+                                               "priority_queue_policy": {"first": {}}})"),
+            "/models/m/dynamic_batching/priority_queue_policy/first",
+            "expected a priority level (a whole number such as \"1\") as key, got \"first\""},
+           {"dynamic_batching", json::parse(R"({"priority_levels": 2, "default_priority_level": 1,
+                                               "priority_queue_policy": {"3": {}}})"),
+            "/models/m/dynamic_batching/priority_queue_policy/3",
+            "priority queue policy must have priority level in range [1, 2] for m"},
+           {"dynamic_batching", json::parse(R"({"default_queue_policy": {"timeout_action": "DROP"}})"),
+            "/models/m/dynamic_batching/default_queue_policy/timeout_action", "expected \"REJECT\" or \"DELAY\", got \"DROP\""},
+           {"batcher_wakeup", "lazy", "/models/m/batcher_wakeup", "expected \"idealised\" or \"literal\", got \"lazy\""},
+       }) {
+    CAPTURE(c.value.dump());
+    json d = inline_base;
+    d["models"]["m"][c.key] = c.value;
+    const Failure f = scenario_failure(d);
+    CHECK(f.file == "test.json");
+    CHECK(f.where == c.where);
+    CHECK(f.message == c.message);
+  }
+
+  json literal = test::base_scenario();
+  literal["models"]["m"]["batcher_wakeup"] = "literal";
+  CHECK(test::parse(literal).models.at(0).batcher_wakeup == BatcherWakeup::Literal);
+}
+
+TEST_CASE("scenario: instances on the CPU need a \"cpu\" kernel latency") {
+  json d = test::base_scenario();
+  auto& model = d["models"]["m"];
+  model.erase("instances_per_gpu");
+  model.erase("kernel_latency");
+  model["kernel_latency_by_gpu"] = {{"T4", {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "10us"}}}};
+  model["instance_group"] = json::parse(R"([{"kind": "KIND_GPU"}, {"name": "host", "kind": "KIND_CPU", "count": 4}])");
+  const Failure f = scenario_failure(d);
+  CHECK(f.where == "/models/m");
+  CHECK(f.message == "instance group \"host\" has kind KIND_CPU: its instances run on the server's CPU, so expected a "
+                     "\"cpu\" entry in \"kernel_latency_by_gpu\" or a \"kernel_latency\"");
+
+  model["instance_group"][1]["passive"] = true;  // passive instances never run
+  CHECK(scenario_failure(d).where == "(no error)");
+  model["instance_group"][1]["passive"] = false;
+  model["kernel_latency_by_gpu"]["cpu"] = {{"type", "affine"}, {"intercept", "5ms"}, {"per_item", "1ms"}};
+  const Scenario s = test::parse(d);
+  CHECK(s.models.at(0).instance_groups.at(1) == InstanceGroup{"host", InstanceKind::Cpu, 4, {}, false});
+  CHECK(kernel_latency_s(s.models.at(0).latency_for("cpu"), 1) == doctest::Approx(0.006));
+}
+
+TEST_CASE("scenario: listed GPUs must exist on every server group serving the model") {
+  json d = test::base_scenario();  // one GPU per server
+  d["models"]["m"].erase("instances_per_gpu");
+  d["models"]["m"]["instance_group"] = json::parse(R"([{"kind": "KIND_GPU", "gpus": [0]}, {"gpus": [0, 1]}])");
+  Failure f = scenario_failure(d);
+  CHECK(f.where == "/models/m/instance_group/1/gpus/1");
+  CHECK(f.message == "instance group m_1 of model m specifies invalid or unsupported gpu id 1 (server group \"s\" has "
+                     "1 GPU per server, ids 0 to 0)");
+  d["platform"]["servers"][0]["gpus_per_server"] = 2;
+  const Scenario s = test::parse(d);
+  CHECK(s.models.at(0).instance_groups.at(1) == InstanceGroup{"m_1", InstanceKind::Gpu, 1, {0, 1}, false});
+
+  // A config.pbtxt: the error names the file and its field path.
+  const std::string path = write_pbtxt("gpus", "max_batch_size: 8\ninstance_group [ { kind: KIND_GPU gpus: [ 0, 4 ] } ]");
+  json with_file = test::base_scenario();
+  with_file["models"]["m"].erase("instances_per_gpu");
+  with_file["models"]["m"].erase("max_batch_size");
+  with_file["models"]["m"]["triton_config"] = path;
+  f = scenario_failure(with_file);
+  CHECK(f.file == path);
+  CHECK(f.where == "instance_group[0].gpus[1]");
+  CHECK(f.message.find("specifies invalid or unsupported gpu id 4") != std::string::npos);
+}
+
+TEST_CASE("scenario: inference modules take a Triton priority and request timeout") {
+  json d = test::base_scenario();
+  auto& module = d["workload"]["modules"][1];
+  module["priority"] = 2;
+  module["timeout"] = "20ms";
+  const auto& m = std::get<InferenceModule>(test::parse(d).workload.modules.at(1));
+  CHECK(m.priority == 2);
+  CHECK(m.timeout_s == doctest::Approx(0.02));
+  const auto& defaults = std::get<InferenceModule>(test::parse(test::base_scenario()).workload.modules.at(1));
+  CHECK(defaults.priority == 0);
+  CHECK(defaults.timeout_s == 0);
+
+  module["priority"] = -1;
+  CHECK(scenario_failure(d).where == "/workload/modules/1/priority");
+  module["priority"] = 1;
+  module["timeout"] = 20000;
+  const Failure f = scenario_failure(d);
+  CHECK(f.where == "/workload/modules/1/timeout");
+  CHECK(f.message.find("expected a duration") != std::string::npos);
+}
