@@ -153,3 +153,40 @@ TEST_CASE("perf, Poisson request rate on max_batch_size 1: Server Queue is M/D/1
   CHECK(r.row.server_queue_us * 1e-6 == doctest::Approx(expected_wait).epsilon(0.03));
   CHECK(r.row.inferences_per_s == doctest::Approx(rho / tau).epsilon(0.01));
 }
+
+namespace {
+
+// Inferences/s at concurrency `clients`, batch `batch_size`, with or without Triton's dynamic
+// batcher (no delay, preferred sizes defaulting to max_batch_size).
+double inferences_per_s(int clients, int batch_size, int max_batch_size, bool dynamic_batching) {
+  json d = perf_scenario({{"model", "m"},
+                          {"batch_size", batch_size},
+                          {"concurrency", {clients}},
+                          {"warmup", "1s"},
+                          {"measurement_interval", "4s"},
+                          {"windows", 1}});
+  d["platform"]["site_uplink"]["bandwidth"] = "100Gbps";  // the GPU, not the uplink, is the bottleneck
+  d["platform"]["wan"]["bandwidth"] = "100Gbps";
+  d["models"]["m"]["max_batch_size"] = max_batch_size;
+  d["models"]["m"]["kernel_latency"] = {{"type", "affine"}, {"intercept", "2ms"}, {"per_item", "47.9us"}};
+  if (dynamic_batching) d["models"]["m"]["dynamic_batching"] = json::object();
+  return run_level(d).row.inferences_per_s;
+}
+
+}  // namespace
+
+TEST_CASE("dynamic batching multiplies throughput for small requests and changes nothing for batch 1693") {
+  // 32 clients of batch 1 saturate one instance that runs them one by one (2.05 ms each); batched,
+  // one 2 ms launch serves many requests. ProtoDUNE's requests of 1693 patches against
+  // max_batch_size 2048 cannot share a batch, so the batcher has nothing to merge.
+  const double small_plain = inferences_per_s(32, 1, 2048, false);
+  const double small_batched = inferences_per_s(32, 1, 2048, true);
+  CHECK(small_plain == doctest::Approx(1 / (2e-3 + 47.9e-6)).epsilon(0.01));
+  CHECK(small_batched > 4 * small_plain);
+  MESSAGE("batch 1: " << small_plain << " -> " << small_batched << " inferences/s");
+
+  const double large_plain = inferences_per_s(4, 1693, 2048, false);
+  const double large_batched = inferences_per_s(4, 1693, 2048, true);
+  CHECK(large_batched == large_plain);
+  CHECK(large_plain == doctest::Approx(1693 / (2e-3 + 47.9e-6 * 1693)).epsilon(0.01));
+}
