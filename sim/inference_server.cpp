@@ -212,4 +212,14 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
   }
 }
 
+std::vector<std::unique_ptr<InferenceServer>> start_servers(const Scenario& scenario, const FarmPlatform& farm,
+                                                            Recorder& recorder) {
+  std::vector<std::unique_ptr<InferenceServer>> servers;
+  for (std::size_t s = 0; s < farm.servers.size(); ++s) {
+    servers.push_back(std::make_unique<InferenceServer>(static_cast<int>(s), farm.servers[s], scenario, recorder));
+    servers.back()->start();
+  }
+  return servers;
+}
+
 }  // namespace sonicsim::sim

@@ -80,4 +80,8 @@ class InferenceServer {
   std::vector<std::unique_ptr<ModelQueue>> queues_;  // indexed by model; null where not served
 };
 
+// One started server per node of the platform, in order.
+std::vector<std::unique_ptr<InferenceServer>> start_servers(const Scenario& scenario, const FarmPlatform& farm,
+                                                            Recorder& recorder);
+
 }  // namespace sonicsim::sim

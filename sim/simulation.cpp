@@ -50,11 +50,7 @@ SimulationResults simulate(const Scenario& scenario) {
 
   const sim::FarmPlatform farm = sim::build_platform(scenario);
   sim::Recorder recorder(scenario, farm);
-  std::vector<std::unique_ptr<sim::InferenceServer>> servers;
-  for (std::size_t s = 0; s < farm.servers.size(); ++s) {
-    servers.push_back(std::make_unique<sim::InferenceServer>(static_cast<int>(s), farm.servers[s], scenario, recorder));
-    servers.back()->start();
-  }
+  std::vector<std::unique_ptr<sim::InferenceServer>> servers = sim::start_servers(scenario, farm, recorder);
   sim::LoadBalancer balancer(scenario, farm);
 
   const std::vector<int> placement = place_jobs(scenario, farm);
