@@ -254,6 +254,13 @@ SimulationOptions parse_simulation(const JsonNode& node) {
   return options;
 }
 
+bool is_served(const Scenario& s, const std::string& model) {
+  for (const ServerGroup& group : s.platform.servers)
+    for (const std::string& name : group.models)
+      if (name == model) return true;
+  return false;
+}
+
 void check_consistency(const JsonNode& root, Scenario& s) {
   // Every served model must exist and have a latency model for the group's GPU type.
   const JsonNode servers = root.at("platform").at("servers");
@@ -271,10 +278,7 @@ void check_consistency(const JsonNode& root, Scenario& s) {
   }
   if (s.perf_analyzer) {
     const std::string& model = s.models[s.perf_analyzer->model].name;
-    bool served = false;
-    for (const ServerGroup& group : s.platform.servers)
-      for (const std::string& name : group.models) served = served || name == model;
-    if (!served) root.at("perf_analyzer").at("model").fail("model \"" + model + "\" is served by no server group");
+    if (!is_served(s, model)) root.at("perf_analyzer").at("model").fail("model \"" + model + "\" is served by no server group");
     return;
   }
   // A model that no server serves needs a CPU fallback time.
@@ -282,10 +286,7 @@ void check_consistency(const JsonNode& root, Scenario& s) {
   for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
     const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
     if (!inference) continue;
-    bool served = false;
-    for (const ServerGroup& group : s.platform.servers)
-      for (const std::string& name : group.models) served = served || name == s.models[inference->model].name;
-    if (!served && !inference->cpu_fallback)
+    if (!is_served(s, s.models[inference->model].name) && !inference->cpu_fallback)
       modules[i].fail("model \"" + s.models[inference->model].name +
                       "\" is served by no server group: expected a \"cpu_fallback\" time");
   }
