@@ -1,6 +1,9 @@
 #include "models/json_reader.hpp"
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "models/units.hpp"
 
@@ -28,6 +31,27 @@ std::string shown(const nlohmann::json& value) {
 }
 
 }  // namespace
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string message = e.what();
+    const auto pos = message.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " prefix
+    if (pos != std::string::npos) message = message.substr(pos + 2);
+    throw InputError(path, "", "invalid JSON: " + message);
+  }
+}
+
+std::string path_beside(const std::string& file, const std::string& written) {
+  const std::filesystem::path path(written);
+  if (path.is_absolute()) return path.lexically_normal().string();
+  return (std::filesystem::path(file).parent_path() / path).lexically_normal().string();
+}
 
 void JsonNode::fail(const std::string& message) const { throw InputError(file_, pointer_, message); }
 

@@ -27,6 +27,12 @@ class InputError : public std::runtime_error {
   std::string pointer_;
 };
 
+// Reads and parses a JSON file; syntax errors become an InputError with line and column.
+nlohmann::json read_json_file(const std::string& path);
+
+// A path written in a file, resolved against that file's directory unless it is absolute.
+std::string path_beside(const std::string& file, const std::string& written);
+
 class JsonNode {
  public:
   JsonNode(const nlohmann::json& value, std::string pointer, std::string file)

@@ -27,6 +27,9 @@ double kernel_latency_s(const KernelLatency& model, double batch_items) {
   if (const auto* affine = std::get_if<AffineLatency>(&model)) {
     return affine->intercept_s + affine->per_item_s * batch_items;
   }
+  if (const auto* knee = std::get_if<KneeLatency>(&model)) {
+    return knee->flat_s + knee->per_item_s * std::max(0.0, batch_items - knee->knee_batch);
+  }
   return interpolate(std::get<TableLatency>(model), batch_items);
 }
 
@@ -34,6 +37,9 @@ std::string describe(const KernelLatency& model) {
   std::ostringstream out;
   if (const auto* affine = std::get_if<AffineLatency>(&model)) {
     out << "affine: " << affine->intercept_s * 1e3 << " ms + " << affine->per_item_s * 1e6 << " us/item";
+  } else if (const auto* knee = std::get_if<KneeLatency>(&model)) {
+    out << "knee: " << knee->flat_s * 1e3 << " ms up to batch " << knee->knee_batch << ", then "
+        << knee->per_item_s * 1e6 << " us/item";
   } else {
     out << "table of " << std::get<TableLatency>(model).points.size() << " points";
   }

@@ -21,7 +21,16 @@ struct TableLatency {
   std::vector<std::pair<double, double>> points;  // (batch items, seconds)
 };
 
-using KernelLatency = std::variant<AffineLatency, TableLatency>;
+// Flat, then linear: tau(b) = flat + per_item * max(0, b - knee_batch). Below the knee the device
+// is not yet full and a bigger batch costs (almost) nothing; above it the throughput saturates at
+// 1 / per_item items per second.
+struct KneeLatency {
+  double flat_s;
+  double knee_batch;
+  double per_item_s;
+};
+
+using KernelLatency = std::variant<AffineLatency, TableLatency, KneeLatency>;
 
 double kernel_latency_s(const KernelLatency& model, double batch_items);
 

@@ -135,6 +135,9 @@ struct SimulationOptions {
   NetworkModel network;
   int stack_size_kib = 64;
   Outputs outputs;
+  // Replace each "calibrated" kernel latency by this quantile of its bootstrap band (a pessimistic
+  // or optimistic GPU); unset: the fitted curve itself.
+  std::optional<double> latency_quantile;
 };
 
 struct Scenario {

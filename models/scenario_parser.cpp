@@ -1,5 +1,6 @@
 #include "models/scenario_parser.hpp"
 
+#include "models/latency_model_file.hpp"
 #include "models/perf_load_parser.hpp"
 #include "models/scenario_triton.hpp"
 
@@ -49,7 +50,44 @@ Distribution parse_distribution(const JsonNode& node) {
                                "\"empirical\", got \"" + kind + "\"");
 }
 
-KernelLatency parse_kernel_latency(const JsonNode& node) {
+// What kernel-latency parsing needs from the rest of the scenario.
+struct LatencyContext {
+  std::string scenario_file;
+  std::optional<double> quantile;  // /simulation/latency_quantile
+  int calibrated_count = 0;        // "calibrated" latencies seen, so an unused quantile is an error
+};
+
+KernelLatency parse_calibrated_latency(const JsonNode& node, LatencyContext& context) {
+  node.allow_only({"type", "file", "form"});
+  const JsonNode file_key = node.at("file");
+  const std::string path = path_beside(context.scenario_file, file_key.string());
+  if (!std::ifstream(path)) file_key.fail("cannot open the latency model file \"" + path + "\"");
+  const LatencyModelFile model_file = read_latency_model_file(path);
+  std::string form = model_file.selected;
+  if (auto f = node.find("form")) {
+    form = f->string();
+    if (!model_file.forms.count(form)) {
+      std::string names;
+      for (const auto& [name, unused] : model_file.forms) names += (names.empty() ? "\"" : ", \"") + name + "\"";
+      f->fail("expected one of the forms in \"" + path + "\" (" + names + "), got \"" + form + "\"");
+    }
+  }
+  ++context.calibrated_count;
+  const CalibratedForm& calibrated = model_file.forms.at(form);
+  if (!context.quantile) return calibrated.curve;
+  if (!calibrated.band)
+    node.fail("/simulation/latency_quantile asks for a quantile, but the \"" + form + "\" form in \"" + path +
+              "\" has no uncertainty band (calibrate with --bootstrap N)");
+  const double q = *context.quantile;
+  const auto& levels = calibrated.band->levels;
+  if (q < levels.front() || q > levels.back())
+    node.fail("/simulation/latency_quantile is " + std::to_string(q) + ", outside the levels " +
+              std::to_string(levels.front()) + " to " + std::to_string(levels.back()) + " of the band in \"" +
+              path + "\"");
+  return band_quantile(*calibrated.band, q);
+}
+
+KernelLatency parse_kernel_latency(const JsonNode& node, LatencyContext& context) {
   const std::string kind = node.at("type").string();
   if (kind == "affine") {
     node.allow_only({"type", "intercept", "per_item"});
@@ -67,7 +105,13 @@ KernelLatency parse_kernel_latency(const JsonNode& node) {
     }
     return table;
   }
-  node.at("type").fail("expected \"affine\" or \"table\", got \"" + kind + "\"");
+  if (kind == "knee") {
+    node.allow_only({"type", "flat", "knee_batch", "per_item"});
+    return KneeLatency{node.at("flat").positive_duration_s(), node.at("knee_batch").number_positive(),
+                       node.at("per_item").duration_s()};
+  }
+  if (kind == "calibrated") return parse_calibrated_latency(node, context);
+  node.at("type").fail("expected \"affine\", \"table\", \"knee\" or \"calibrated\", got \"" + kind + "\"");
 }
 
 WorkerPool parse_worker_pool(const JsonNode& node) {
@@ -130,7 +174,8 @@ Platform parse_platform(const JsonNode& node) {
 }
 
 ModelSpec parse_model(const std::string& name, const JsonNode& node, const Platform& platform,
-                      const std::string& file) {
+                      LatencyContext& latency_context) {
+  const std::string& file = latency_context.scenario_file;
   node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_gpu",
                    "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup", "kernel_latency",
                    "kernel_latency_by_gpu"});
@@ -139,10 +184,10 @@ ModelSpec parse_model(const std::string& name, const JsonNode& node, const Platf
   model.input_bytes_per_item = node.at("input_bytes_per_item").bytes();
   model.output_bytes_per_item = node.at("output_bytes_per_item").bytes();
   read_model_triton_settings(node, platform, file, model);
-  if (auto k = node.find("kernel_latency")) model.kernel_latency = parse_kernel_latency(*k);
+  if (auto k = node.find("kernel_latency")) model.kernel_latency = parse_kernel_latency(*k, latency_context);
   if (auto by_gpu = node.find("kernel_latency_by_gpu")) {
     for (const std::string& gpu : by_gpu->keys())
-      model.kernel_latency_by_gpu.emplace(gpu, parse_kernel_latency(by_gpu->at(gpu)));
+      model.kernel_latency_by_gpu.emplace(gpu, parse_kernel_latency(by_gpu->at(gpu), latency_context));
   }
   if (!model.kernel_latency && model.kernel_latency_by_gpu.empty())
     node.fail("expected \"kernel_latency\" or \"kernel_latency_by_gpu\" for model \"" + name + "\"");
@@ -215,9 +260,14 @@ Workload parse_workload(const JsonNode& node, const Scenario& scenario) {
 }
 
 SimulationOptions parse_simulation(const JsonNode& node) {
-  node.allow_only({"seed", "network", "stack_size", "outputs"});
+  node.allow_only({"seed", "network", "stack_size", "outputs", "latency_quantile"});
   SimulationOptions options;
   options.seed = static_cast<std::uint64_t>(node.at("seed").integer_at_least(0));
+  if (auto q = node.find("latency_quantile")) {
+    options.latency_quantile = q->number();
+    if (!(*options.latency_quantile > 0 && *options.latency_quantile < 1))
+      q->fail("expected a quantile level strictly between 0 and 1");
+  }
   if (auto net = node.find("network")) {
     net->allow_only({"model", "tcp_gamma", "crosstraffic", "latency_factor", "bandwidth_factor"});
     if (auto m = net->find("model")) {
@@ -297,21 +347,6 @@ void check_consistency(const JsonNode& root, Scenario& s) {
 
 }  // namespace
 
-json read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    return json::parse(text.str());
-  } catch (const json::parse_error& e) {
-    std::string message = e.what();
-    const auto pos = message.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " prefix
-    if (pos != std::string::npos) message = message.substr(pos + 2);
-    throw InputError(path, "", "invalid JSON: " + message);
-  }
-}
-
 void apply_override(json& document, const std::string& pointer, const std::string& value_text,
                     const std::string& file) {
   json value;
@@ -336,16 +371,22 @@ Scenario parse_scenario(const json& document, const std::string& file) {
   Scenario s;
   s.name = root.at("name").string();
   if (auto d = root.find("description")) s.description = d->string();
+  s.simulation = parse_simulation(root.at("simulation"));  // first: the latency quantile applies to the models
   s.platform = parse_platform(root.at("platform"));
   const JsonNode models = root.at("models");
-  for (const std::string& name : models.keys()) s.models.push_back(parse_model(name, models.at(name), s.platform, file));
+  LatencyContext latency_context{file, s.simulation.latency_quantile};
+  for (const std::string& name : models.keys())
+    s.models.push_back(parse_model(name, models.at(name), s.platform, latency_context));
+  if (s.simulation.latency_quantile && latency_context.calibrated_count == 0)
+    root.at("simulation").at("latency_quantile").fail(
+        "expected a model with a \"calibrated\" kernel_latency: the quantile selects a curve from a calibration's "
+        "uncertainty band");
   if (root.has("workload") == root.has("perf_analyzer"))
     root.fail("expected exactly one of \"workload\" (grid jobs) and \"perf_analyzer\" (a perf_analyzer-like load)");
   if (root.has("workload"))
     s.workload = parse_workload(root.at("workload"), s);
   else
     s.perf_analyzer = parse_perf_analyzer(root.at("perf_analyzer"), s.models);
-  s.simulation = parse_simulation(root.at("simulation"));
   check_consistency(root, s);
   return s;
 }

@@ -12,9 +12,6 @@
 
 namespace sonicsim {
 
-// Reads and parses JSON text; syntax errors become an InputError with line and column.
-nlohmann::json read_json_file(const std::string& path);
-
 // Replaces the value at a JSON pointer, e.g. ("/workload/jobs", "200"). The value text is read as
 // JSON when it parses as JSON ("200", "true", "[1,2]", "\"x\""), and as a plain string otherwise
 // ("12ms"), so units need no extra quoting on the command line.

@@ -32,10 +32,8 @@ triton::ModelConfig read_from_file(const JsonNode& node, const JsonNode& file_ke
     if (auto conflicting = node.find(key))
       conflicting->fail(std::string("\"") + key + "\" cannot be used with \"triton_config\": the file sets the "
                         "scheduling and the instances");
-  const std::filesystem::path written = file_key.string();
-  const std::filesystem::path path =
-      written.is_absolute() ? written : std::filesystem::path(scenario_file).parent_path() / written;
-  model.triton_config_path = path.lexically_normal().string();
+  model.triton_config_path = path_beside(scenario_file, file_key.string());
+  const std::filesystem::path path = model.triton_config_path;
   if (!std::filesystem::is_regular_file(path) || !std::ifstream(path))
     file_key.fail("cannot open the Triton model configuration \"" + model.triton_config_path + "\"");
   triton::ModelConfig config = triton::read_triton_config(model.triton_config_path, model.name);
