@@ -1,0 +1,35 @@
+#pragma once
+// Fits every latency form to the measured points of one or more inputs, with bootstrap bands.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/calibration/calibration_csv.hpp"
+#include "analysis/calibration/latency_bootstrap.hpp"
+#include "analysis/calibration/latency_fit.hpp"
+
+namespace sonicsim::calibration {
+
+struct FittedForm {
+  LatencyForm form;
+  KernelLatency curve;
+  FitQuality quality;
+  std::optional<LatencyBand> band;  // absent when bootstrapping is off
+};
+
+struct Calibration {
+  std::vector<CalibrationInput> inputs;
+  std::vector<LatencyPoint> points;  // all inputs, by increasing batch size
+  LatencyStatistic statistic = LatencyStatistic::Mean;
+  std::vector<FittedForm> forms;
+  std::vector<std::string> not_fitted;  // forms the data cannot support, with the reason
+  LatencyForm selected = LatencyForm::Table;
+  BootstrapSettings bootstrap;  // resamples == 0: no bands
+};
+
+// Throws std::invalid_argument when two inputs measure the same batch size or the selected form
+// cannot be fitted.
+Calibration calibrate(std::vector<CalibrationInput> inputs, LatencyStatistic statistic, LatencyForm selected,
+                      const BootstrapSettings& bootstrap);
+
+}  // namespace sonicsim::calibration

@@ -1,0 +1,100 @@
+#include "analysis/calibration/calibration_csv.hpp"
+
+#include <cmath>
+#include <fstream>
+
+#include "analysis/calibration/csv_cells.hpp"
+#include "models/json_reader.hpp"
+
+namespace sonicsim::calibration {
+namespace {
+
+using Reader = io::CSVReader<6, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>, io::throw_on_overflow,
+                             io::single_and_empty_line_comment<'#'>>;
+
+// The "# key: value" lines before the column line.
+std::vector<std::pair<std::string, std::string>> read_provenance(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "line 1", "cannot open the file");
+  std::string line;
+  std::getline(in, line);
+  if (line != kCalibrationCsvMagic)
+    throw InputError(path, "line 1", std::string("expected \"") + kCalibrationCsvMagic + "\", got \"" + line + "\"");
+  std::vector<std::pair<std::string, std::string>> provenance;
+  while (std::getline(in, line) && !line.empty() && line[0] == '#') {
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos || colon < 3) continue;  // a plain comment
+    provenance.emplace_back(line.substr(2, colon - 2), line.substr(colon + 2));
+  }
+  return provenance;
+}
+
+}  // namespace
+
+LatencyStatistic parse_statistic(const std::string& name) {
+  if (name == "mean") return LatencyStatistic::Mean;
+  if (name == "p50") return LatencyStatistic::P50;
+  if (name == "p99") return LatencyStatistic::P99;
+  throw std::invalid_argument("expected a latency statistic \"mean\", \"p50\" or \"p99\", got \"" + name + "\"");
+}
+
+const char* statistic_name(LatencyStatistic statistic) {
+  switch (statistic) {
+    case LatencyStatistic::Mean: return "mean";
+    case LatencyStatistic::P50: return "p50";
+    case LatencyStatistic::P99: return "p99";
+  }
+  return "?";
+}
+
+double standard_error(LatencyStatistic statistic, double stddev_s, double repeats) {
+  const double of_mean = stddev_s / std::sqrt(repeats);
+  switch (statistic) {
+    case LatencyStatistic::Mean: return of_mean;
+    case LatencyStatistic::P50: return std::sqrt(M_PI / 2) * of_mean;
+    case LatencyStatistic::P99: {
+      const double z = 2.3263478740408408;  // standard normal 0.99 quantile
+      const double density = std::exp(-z * z / 2) / std::sqrt(2 * M_PI);
+      return std::sqrt(0.99 * 0.01) / density * of_mean;
+    }
+  }
+  return of_mean;
+}
+
+CalibrationInput read_calibration_csv(const std::string& path, LatencyStatistic statistic) {
+  CalibrationInput input{path, "sonicsim calibration data v1", read_provenance(path), {}};
+  try {
+    Reader reader(path);
+    reader.read_header(io::ignore_extra_column, "batch_size", "mean_s", "p50_s", "p99_s", "stddev_s", "repeats");
+    char *batch_text = nullptr, *mean_text = nullptr, *p50_text = nullptr, *p99_text = nullptr, *stddev_text = nullptr,
+         *repeats_text = nullptr;
+    while (reader.read_row(batch_text, mean_text, p50_text, p99_text, stddev_text, repeats_text)) {
+      const unsigned line = reader.get_file_line();
+      const auto positive_seconds = [&](const char* column, const char* text) {
+        const double x = number_cell(path, line, column, text);
+        if (!(x > 0)) throw InputError(path, cell_location(line, column), "expected a positive number of seconds, got " + std::string(text));
+        return x;
+      };
+      const long long batch = integer_cell(path, line, "batch_size", batch_text);
+      if (batch < 1) throw InputError(path, cell_location(line, "batch_size"), "expected a batch size of at least 1");
+      if (!input.points.empty() && batch <= input.points.back().batch)
+        throw InputError(path, cell_location(line, "batch_size"), "expected batch sizes in strictly increasing order");
+      const double mean = positive_seconds("mean_s", mean_text);
+      const double p50 = positive_seconds("p50_s", p50_text);
+      const double p99 = positive_seconds("p99_s", p99_text);
+      const double stddev = number_cell(path, line, "stddev_s", stddev_text);
+      if (!(stddev >= 0)) throw InputError(path, cell_location(line, "stddev_s"), "expected a standard deviation of at least 0");
+      const long long repeats = integer_cell(path, line, "repeats", repeats_text);
+      if (repeats < 1) throw InputError(path, cell_location(line, "repeats"), "expected at least 1 repetition");
+      const double value = statistic == LatencyStatistic::Mean ? mean : statistic == LatencyStatistic::P50 ? p50 : p99;
+      input.points.push_back(LatencyPoint{static_cast<double>(batch), value,
+                                          standard_error(statistic, stddev, static_cast<double>(repeats)), path, {}});
+    }
+  } catch (const io::error::base& e) {
+    rethrow_csv_error(path, e);
+  }
+  if (input.points.empty()) throw InputError(path, "rows", "expected at least one row of measurements");
+  return input;
+}
+
+}  // namespace sonicsim::calibration
