@@ -70,6 +70,7 @@ struct LinkRecord {
 struct SimulationResults {
   std::string scenario;
   std::uint64_t seed = 0;
+  double latency_quantile = 0;  // of the calibrated kernel latencies; 0: the fitted curves themselves
   double warmup_s = 0;
   double end_s = 0;  // simulated time at which the run ended
   std::vector<std::string> server_names, model_names, module_names;

@@ -12,6 +12,7 @@ Summary summarize(const SimulationResults& r) {
   Summary s;
   s.scenario = r.scenario;
   s.seed = r.seed;
+  s.latency_quantile = r.latency_quantile;
   s.simulated_s = r.end_s;
   s.warmup_s = r.warmup_s;
 
@@ -87,6 +88,7 @@ nlohmann::json summary_to_json(const Summary& s) {
   return json{
       {"scenario", s.scenario},
       {"seed", s.seed},
+      {"latency_quantile", s.latency_quantile > 0 ? json(s.latency_quantile) : json(nullptr)},
       {"simulated_time_s", s.simulated_s},
       {"warmup_s", s.warmup_s},
       {"events",
@@ -127,6 +129,7 @@ std::string format_summary(const Summary& s) {
   add("scenario %s (seed %llu): %.1f s simulated", s.scenario.c_str(), static_cast<unsigned long long>(s.seed),
       s.simulated_s);
   if (s.warmup_s > 0) add(", statistics after a %.1f s warm-up", s.warmup_s);
+  if (s.latency_quantile > 0) add(", calibrated kernel latencies at the %g quantile of their bands", s.latency_quantile);
   add("\n\nper-event time over %zu events", t.count);
   if (s.events_incomplete) add(" (%lld cut off at the end)", static_cast<long long>(s.events_incomplete));
   add("\n  mean %12.3f s   p50 %12.3f s   p90 %12.3f s   p99 %12.3f s\n", t.mean, t.p50, t.p90, t.p99);

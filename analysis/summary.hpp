@@ -31,6 +31,7 @@ struct LinkUtilization {
 struct Summary {
   std::string scenario;
   std::uint64_t seed = 0;
+  double latency_quantile = 0;  // 0: calibrated kernel latencies at their fitted curves
   double simulated_s = 0;
   double warmup_s = 0;
   stats::Description event_time;  // per-event wall time, events starting after the warm-up

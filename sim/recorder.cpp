@@ -8,6 +8,7 @@ namespace sg4 = simgrid::s4u;
 Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : scenario_(scenario), platform_(platform) {
   results_.scenario = scenario.name;
   results_.seed = scenario.simulation.seed;
+  results_.latency_quantile = scenario.simulation.latency_quantile.value_or(0);
   results_.warmup_s = scenario.workload.warmup_s;
   for (const ServerNode& s : platform.servers) {
     results_.server_names.push_back(s.name);

@@ -30,7 +30,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RequestRecord, id, job, event, module, model,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BatchRecord, id, server, model, instance, gpu, requests, units, start_s, end_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuRecord, server, gpu, busy_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkRecord, name, bandwidth_Bps, bytes, shared)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, warmup_s, end_s, server_names, model_names,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_quantile, warmup_s, end_s, server_names, model_names,
                                    module_names, events, requests, batches, gpus, links, requests_sent,
                                    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
                                    batch_units_executed, events_incomplete, triton)

@@ -24,6 +24,9 @@ int run_command(const std::vector<std::string>& args) {
       ("output,o", po::value(&output), "directory for summary.json, events.csv, requests.csv, batches.csv")
       ("perf-csv", po::value(&perf_csv_path), "perf_analyzer loads: write perf_analyzer's CSV (-f) to this file")
       ("seed", po::value<std::uint64_t>(), "random seed (overrides /simulation/seed)")
+      ("latency-quantile", po::value<double>(),
+       "use this quantile (e.g. 0.025, 0.975) of each calibrated kernel latency's bootstrap band (overrides "
+       "/simulation/latency_quantile)")
       ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
       ("quiet,q", "print nothing but errors");
   po::options_description hidden;
@@ -45,6 +48,8 @@ int run_command(const std::vector<std::string>& args) {
 
   auto overrides = parse_overrides(sets);
   if (vm.count("seed")) overrides.emplace_back("/simulation/seed", std::to_string(vm["seed"].as<std::uint64_t>()));
+  if (vm.count("latency-quantile"))
+    overrides.emplace_back("/simulation/latency_quantile", nlohmann::json(vm["latency-quantile"].as<double>()).dump());
   const Scenario scenario = load_scenario(scenario_path, overrides);
   if (scenario.perf_analyzer) {
     if (!output.empty()) throw po::error("--output applies to grid-job workloads; use --perf-csv FILE for a perf_analyzer load");
