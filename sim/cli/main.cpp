@@ -8,6 +8,7 @@
 #include "models/json_reader.hpp"
 #include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/run_command.hpp"
+#include "sim/cli/sweep_command.hpp"
 
 namespace {
 
@@ -16,6 +17,7 @@ const char* const kUsage =
     "\n"
     "commands:\n"
     "  run SCENARIO.json    simulate a scenario; summary on the terminal, --output DIR for files\n"
+    "  sweep SCENARIO.json  run a scenario over a grid of --set values, one process per point\n"
     "  calibrate FILE...    fit kernel-latency models tau(batch) to measurements; --output MODEL.json\n"
     "\n"
     "`sonicsim COMMAND --help` describes a command's options.\n";
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     if (command == "run") return sonicsim::cli::run_command(rest);
+    if (command == "sweep") return sonicsim::cli::sweep_command(rest);
     if (command == "calibrate") return sonicsim::cli::calibrate_command(rest);
     std::cerr << "sonicsim: error: unknown command \"" << command << "\"\n" << kUsage;
     return 2;

@@ -1,0 +1,70 @@
+#include "analysis/sweep_table.hpp"
+
+#include <sstream>
+
+namespace sonicsim {
+namespace {
+
+using nlohmann::json;
+
+// (column, JSON pointer into summary.json)
+const std::vector<std::pair<const char*, const char*>> kMetrics = {
+    {"events", "/events/count"},
+    {"event_time_mean_s", "/events/time_s/mean"},
+    {"event_time_p50_s", "/events/time_s/p50"},
+    {"event_time_p90_s", "/events/time_s/p90"},
+    {"event_time_p99_s", "/events/time_s/p99"},
+    {"cpu_mean_s", "/events/breakdown_mean_s/cpu"},
+    {"preprocess_mean_s", "/events/breakdown_mean_s/preprocess"},
+    {"network_mean_s", "/events/breakdown_mean_s/network"},
+    {"queue_mean_s", "/events/breakdown_mean_s/queue"},
+    {"gpu_mean_s", "/events/breakdown_mean_s/gpu"},
+    {"events_per_s", "/throughput/events_per_s"},
+    {"requests_per_s", "/throughput/requests_per_s"},
+    {"requests_rejected", "/requests/rejected"},
+    {"mean_batch_items", "/batches/mean_items"},
+    {"gpu_utilization", "/gpu/utilization"},
+};
+
+// Quotes a field when CSV needs it (commas, quotes, newlines).
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string number(const json& value) { return value.is_null() ? "" : value.dump(); }
+
+}  // namespace
+
+std::string sweep_csv(const std::vector<std::string>& pointers, const std::vector<SweepPointResult>& points) {
+  std::ostringstream out;
+  out << "point";
+  for (const auto& p : pointers) out << ',' << csv_field(p);
+  out << ",status";
+  for (const auto& [column, unused] : kMetrics) out << ',' << column;
+  out << ",busiest_link,busiest_link_utilization,error\n";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const SweepPointResult& p = points[i];
+    out << i;
+    for (const auto& v : p.values) out << ',' << csv_field(v);
+    out << ',' << (p.summary ? "ok" : p.error.empty() ? "missing" : "failed");
+    for (const auto& [column, pointer] : kMetrics)
+      out << ',' << (p.summary ? number(p.summary->value(json::json_pointer(pointer), json())) : "");
+    std::string link_name, link_utilization;
+    if (p.summary && p.summary->contains("links")) {
+      double best = -1;
+      for (const auto& link : (*p.summary)["links"])
+        if (link["utilization"].get<double>() > best) {
+          best = link["utilization"].get<double>();
+          link_name = link["name"].get<std::string>();
+          link_utilization = link["utilization"].dump();
+        }
+    }
+    out << ',' << csv_field(link_name) << ',' << link_utilization << ',' << csv_field(p.error) << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace sonicsim

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# sonicsim sweep: 100 points on 2 processes, killed halfway, resumed without rerunning finished
+# points; a failing point is reported without losing the others; results do not depend on --jobs.
+set -u
+sonicsim=$1
+repo=$2
+source "$(dirname "$0")/harness.sh"
+scenario=$repo/scenarios/protodune-2021-sonic.json
+grid=(--set /workload/events_per_job=1:10:1 --set /platform/wan/latency=1ms,2ms,3ms,4ms,5ms,6ms,7ms,8ms,9ms,10ms
+      --set /simulation/outputs=[[]] --jobs 2 --output "$work/grid")
+
+# 1. Start, kill the whole process group once some points are done, then resume.
+setsid "$sonicsim" sweep "$scenario" "${grid[@]}" --quiet &
+pid=$!
+for _ in $(seq 1 600); do
+  done_now=$(find "$work/grid/points" -name '*.json' 2>/dev/null | wc -l)
+  [ "$done_now" -ge 30 ] && break
+  sleep 0.05
+done
+kill -KILL -- -"$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+finished=$(find "$work/grid/points" -name '*.json' | wc -l)
+if [ "$finished" -gt 0 ] && [ "$finished" -lt 100 ]; then pass; else fail "the kill came at $finished of 100 points"; fi
+stat -c '%n %y' "$work"/grid/points/*.json | sort > "$work/before.txt"
+
+out=$("$sonicsim" sweep "$scenario" "${grid[@]}" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"100 points, $finished already done, running $((100 - finished))"* ]]; then pass
+else fail "resume: exit $rc: $out"; fi
+stat -c '%n %y' $(cut -d' ' -f1 "$work/before.txt") | sort > "$work/after.txt"
+if cmp -s "$work/before.txt" "$work/after.txt"; then pass; else fail "a finished point was run again"; fi
+if python3 - "$work/grid/sweep.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 100 and all(r["status"] == "ok" for r in rows), "not 100 ok rows"
+# One job alone: every event takes the same time however many events it runs, and a longer WAN
+# latency makes each event slower.
+by = {(int(r["/workload/events_per_job"]), int(r["/platform/wan/latency"][:-2])): float(r["event_time_mean_s"]) for r in rows}
+for lat in range(1, 11):
+    times = [by[(e, lat)] for e in range(1, 11)]
+    assert max(times) - min(times) < 1e-9 * times[0], (lat, times)
+assert all(by[(1, lat + 1)] > by[(1, lat)] for lat in range(1, 10))
+print(f"per-event time {by[(1, 1)]:.3f} s at 1 ms, {by[(1, 10)]:.3f} s at 10 ms one-way WAN latency")
+PY
+then pass; else fail "sweep.csv content"; fi
+
+# 2. A point that fails (0 jobs is invalid) is reported; the others still run; exit code 1.
+out=$("$sonicsim" sweep "$scenario" --set /workload/jobs=1,0,2 --set /simulation/outputs=[[]] --quiet --output "$work/bad" 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && python3 - "$work/bad/sweep.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["status"] for r in rows] == ["ok", "failed", "ok"], [r["status"] for r in rows]
+assert "/workload/jobs: expected an integer >= 1" in rows[1]["error"], rows[1]["error"]
+PY
+then pass; else fail "failed point: exit $rc: $out"; fi
+
+# 3. Same grid on one process: the same table, byte for byte.
+"$sonicsim" sweep "$scenario" --set /workload/jobs=1,2,3 --set /simulation/outputs=[[]] --jobs 1 --quiet --output "$work/one"
+"$sonicsim" sweep "$scenario" --set /workload/jobs=1,2,3 --set /simulation/outputs=[[]] --jobs 2 --quiet --output "$work/two"
+if cmp -s "$work/one/sweep.csv" "$work/two/sweep.csv"; then pass; else fail "sweep.csv depends on --jobs"; fi
+
+# 4. A directory holding another sweep is not overwritten.
+out=$("$sonicsim" sweep "$scenario" --set /workload/jobs=4 --output "$work/one" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"holds a different sweep"* ]]; then pass; else fail "foreign directory: $rc $out"; fi
+
+finish
