@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "sim/cli/command_line.hpp"
 #include "analysis/calibration/calibration_report.hpp"
 #include "analysis/calibration/perf_analyzer_csv.hpp"
 #include "models/json_reader.hpp"
@@ -74,21 +75,10 @@ int calibrate_command(const std::vector<std::string>& args) {
       ("seed", po::value(&bootstrap.seed), "random seed of the bootstrap (default 1)")
       ("residuals-csv", po::value(&residuals_path), "write measured and fitted latencies per batch size as CSV")
       ("quiet,q", "print nothing but errors");
-  po::options_description hidden;
   std::vector<std::string> measurements;
-  hidden.add_options()("measurement", po::value(&measurements)->composing());
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("measurement", -1);
-
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << options << '\n';
-    return 0;
-  }
+  const auto parsed = parse_command_line(args, options, "measurement", po::value(&measurements)->composing(), -1);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   if (measurements.empty()) throw po::error("missing the measurements (sonicsim calibrate FILE.csv ...)");
   if (bootstrap.resamples < 0) throw po::error("--bootstrap expects a number of resamples of at least 0");
   const LatencyStatistic statistic = parse_statistic(statistic_text);

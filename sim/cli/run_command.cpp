@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "sim/cli/command_line.hpp"
 #include "analysis/result_writers.hpp"
 #include "analysis/summary.hpp"
 #include "models/scenario_parser.hpp"
@@ -29,21 +30,10 @@ int run_command(const std::vector<std::string>& args) {
        "/simulation/latency_quantile)")
       ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
       ("quiet,q", "print nothing but errors");
-  po::options_description hidden;
   std::string scenario_path;
-  hidden.add_options()("scenario", po::value(&scenario_path));
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
-
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << options << '\n';
-    return 0;
-  }
+  const auto parsed = parse_command_line(args, options, "scenario", po::value(&scenario_path), 1);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   if (scenario_path.empty()) throw po::error("missing the scenario file (sonicsim run SCENARIO.json)");
 
   auto overrides = parse_overrides(sets);

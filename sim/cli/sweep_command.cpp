@@ -12,6 +12,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "sim/cli/command_line.hpp"
 #include "analysis/summary.hpp"
 #include "analysis/sweep_table.hpp"
 #include "models/json_reader.hpp"
@@ -138,20 +139,10 @@ int sweep_command(const std::vector<std::string>& args) {
                                        "resume an interrupted sweep")
       ("jobs,j", po::value(&parallel), "points simulated at once, one process each (default: the number of cores)")
       ("quiet,q", "print nothing but errors");
-  po::options_description hidden;
   std::string scenario_path;
-  hidden.add_options()("scenario", po::value(&scenario_path));
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << options << '\n';
-    return 0;
-  }
+  const auto parsed = parse_command_line(args, options, "scenario", po::value(&scenario_path), 1);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   if (scenario_path.empty()) throw po::error("missing the scenario file (sonicsim sweep SCENARIO.json ...)");
   if (output.empty()) throw po::error("missing --output DIR (where the sweep keeps its points, so it can resume)");
   if (parallel < 1) throw po::error("--jobs expects at least 1");
