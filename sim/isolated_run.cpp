@@ -3,7 +3,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <exception>
+#include <iostream>
 #include <stdexcept>
 
 namespace sonicsim {
@@ -22,6 +24,8 @@ void write_all(int fd, const std::string& text) {
 std::string run_isolated(const std::function<std::string()>& body) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for the simulation process");
+  std::cout.flush();  // or the child would write the parent's pending output a second time
+  std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork the simulation process");
   if (pid == 0) {

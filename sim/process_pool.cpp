@@ -5,7 +5,9 @@
 
 #include <csignal>
 #include <cstring>
+#include <cstdio>
 #include <exception>
+#include <iostream>
 #include <map>
 #include <stdexcept>
 
@@ -58,6 +60,8 @@ void run_in_processes(const std::vector<int>& tasks, int parallel, const std::fu
     while (next < tasks.size() && static_cast<int>(running.size()) < std::max(1, parallel)) {
       int fds[2];
       if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for a simulation process");
+      std::cout.flush();  // or the child would write the parent's pending output a second time
+      std::fflush(nullptr);
       const pid_t pid = fork();
       if (pid < 0) throw std::runtime_error("cannot fork a simulation process");
       if (pid == 0) {

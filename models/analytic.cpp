@@ -1,0 +1,102 @@
+#include "models/analytic.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace sonicsim {
+namespace {
+
+const WorkerPool& first_pool(const Scenario& s) { return s.platform.worker_pools.front(); }
+
+// The servers a model's requests go to.
+std::vector<const ServerGroup*> serving(const Scenario& s, const std::string& model) {
+  std::vector<const ServerGroup*> groups;
+  for (const auto& g : s.platform.servers)
+    if (std::find(g.models.begin(), g.models.end(), model) != g.models.end()) groups.push_back(&g);
+  return groups;
+}
+
+}  // namespace
+
+AnalyticModel analytic_model(const Scenario& s) {
+  if (s.perf_analyzer) throw std::invalid_argument("the analytic model is for grid-job workloads, not perf_analyzer loads");
+  AnalyticModel m;
+  const WorkerPool& pool = first_pool(s);
+  const NetworkModel& net = s.simulation.network;
+  const double latency_factor = net.latency_factor.value_or(net.model == "LV08" ? 13.01 : 1.0);
+  const double bandwidth_factor = net.bandwidth_factor.value_or(net.model == "LV08" ? 0.97 : 1.0);
+
+  double upload_bytes = 0, download_bytes = 0;
+  for (const auto& g : s.platform.servers) m.gpus += g.count * g.gpus_per_server;
+  const ServerGroup* path_server = nullptr;
+  for (const Module& module : s.workload.modules) {
+    if (const auto* cpu = std::get_if<CpuModule>(&module)) {
+      m.cpu_s += mean(cpu->time) / pool.cpu_speed;
+      continue;
+    }
+    const auto& inference = std::get<InferenceModule>(module);
+    const ModelSpec& model = s.models[static_cast<std::size_t>(inference.model)];
+    const auto groups = serving(s, model.name);
+    if (groups.empty()) {
+      if (inference.cpu_fallback) m.cpu_fallback_s += mean(*inference.cpu_fallback) / pool.cpu_speed;
+      continue;
+    }
+    path_server = groups.front();
+    m.preprocess_s += mean(inference.preprocess) / pool.cpu_speed;
+    const KernelLatency& tau = model.latency_for(groups.front()->gpu_type);
+    const int k = inference.requests_per_event();
+    m.requests_per_event += k;
+    for (int r = 0; r < k; ++r) {
+      const int items = std::min(inference.items_per_request, inference.items_per_event - r * inference.items_per_request);
+      m.gpu_s += kernel_latency_s(tau, items);
+    }
+    upload_bytes += inference.items_per_event * model.input_bytes_per_item;
+    download_bytes += inference.items_per_event * model.output_bytes_per_item;
+  }
+  if (!path_server) return m;
+
+  // Worker NIC -> site uplink -> WAN (if any) -> server NIC, and back.
+  std::vector<LinkSpec> path = {pool.nic, s.platform.site_uplink};
+  if (s.platform.wan) path.push_back(*s.platform.wan);
+  path.push_back(path_server->nic);
+  double one_way_latency = 0, narrowest = std::numeric_limits<double>::infinity();
+  for (const LinkSpec& l : path) {
+    one_way_latency += l.latency_s * latency_factor;
+    narrowest = std::min(narrowest, l.bandwidth_Bps * bandwidth_factor);
+  }
+  m.flow_rate_Bps = narrowest;
+  if (net.tcp_gamma_bytes > 0) m.flow_rate_Bps = std::min(narrowest, net.tcp_gamma_bytes / (2 * one_way_latency));
+  m.round_trips_s = 2 * one_way_latency * m.requests_per_event;
+  m.transfer_s = (upload_bytes + download_bytes) / m.flow_rate_Bps;
+
+  const double bytes = upload_bytes + download_bytes;
+  int servers = 0;
+  for (const auto& g : s.platform.servers) servers += g.count;
+  m.links.push_back({"site uplink", s.platform.site_uplink.bandwidth_Bps * bandwidth_factor, bytes, 1});
+  if (s.platform.wan) m.links.push_back({"wan", s.platform.wan->bandwidth_Bps * bandwidth_factor, bytes, 1});
+  m.links.push_back({"server NIC", path_server->nic.bandwidth_Bps * bandwidth_factor, bytes, 1.0 / servers});
+  return m;
+}
+
+double gpu_knee_jobs(const AnalyticModel& m) {
+  return m.gpu_s > 0 ? m.gpus * m.ideal_s() / m.gpu_s : std::numeric_limits<double>::infinity();
+}
+
+double link_cap_jobs(const AnalyticModel& m, const SharedLink& link) {
+  if (link.bytes_per_job_event <= 0 || link.jobs_per_link <= 0) return std::numeric_limits<double>::infinity();
+  return link.bandwidth_Bps * m.ideal_s() / (link.bytes_per_job_event * link.jobs_per_link);
+}
+
+AnalyticPrediction analytic_prediction(const AnalyticModel& m, double jobs) {
+  AnalyticPrediction p{m.ideal_s(), "CPU-bound", "cpu"};
+  if (m.gpus > 0 && jobs * m.gpu_s / m.gpus > p.per_event_s) p = {jobs * m.gpu_s / m.gpus, "GPU-saturated", "gpu"};
+  for (const SharedLink& link : m.links) {
+    const double t = jobs * link.jobs_per_link * link.bytes_per_job_event / link.bandwidth_Bps;
+    if (link.jobs_per_link > 0 && t > p.per_event_s) p = {t, "network-saturated (" + link.name + ")", link.name};
+  }
+  return p;
+}
+
+}  // namespace sonicsim

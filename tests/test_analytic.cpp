@@ -1,0 +1,56 @@
+// The closed-form t_SONIC model: its parts computed by hand for the base scenario, and its agreement
+// with the simulation of the ProtoDUNE scenario where its assumptions hold.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "analysis/summary.hpp"
+#include "models/analytic.hpp"
+#include "models/scenario_parser.hpp"
+#include "support.hpp"
+
+using namespace sonicsim;
+
+TEST_CASE("the closed form's parts for the base scenario, by hand") {
+  const AnalyticModel m = analytic_model(test::parse(test::base_scenario()));
+  CHECK(m.cpu_s == 2.0);
+  CHECK(m.preprocess_s == 0.5);
+  // 1000 items in requests of 300: 300, 300, 300, 100; tau = 1 ms + 10 us per item.
+  CHECK(m.requests_per_event == 4);
+  CHECK(m.gpu_s == doctest::Approx(4 * 1e-3 + 1000 * 10e-6));
+  // Path 10 us + 100 us + 1 ms + 10 us = 1.12 ms one way; no TCP window; narrowest link 1 Gbps.
+  CHECK(m.flow_rate_Bps == doctest::Approx(1e9 / 8));
+  CHECK(m.round_trips_s == doctest::Approx(4 * 2 * 1.12e-3));
+  CHECK(m.transfer_s == doctest::Approx(1000 * 4400 / (1e9 / 8)));
+  CHECK(m.ideal_s() == doctest::Approx(2.5 + 0.014 + 8.96e-3 + 0.0352));
+  // The GPU saturates at t_ideal / t_GPU jobs (one GPU); the 1 Gbps uplink at 1e9/8 * t_ideal / 4.4 MB.
+  CHECK(gpu_knee_jobs(m) == doctest::Approx(m.ideal_s() / 0.014));
+  CHECK(link_cap_jobs(m, m.links[0]) == doctest::Approx(1e9 / 8 * m.ideal_s() / 4.4e6));
+  CHECK(m.links[0].name == "site uplink");
+  // Below the knees the time is t_ideal; far above, N * t_GPU / N_GPU or the uplink's share.
+  CHECK(analytic_prediction(m, 10).per_event_s == m.ideal_s());
+  CHECK(analytic_prediction(m, 10).regime == "CPU-bound");
+  const AnalyticPrediction far = analytic_prediction(m, 5000);
+  CHECK(far.regime == "network-saturated (site uplink)");  // 4.4 MB / 125 MB/s = 35 ms > 14 ms of GPU per job
+  CHECK(far.per_event_s == doctest::Approx(5000 * 4.4e6 / (1e9 / 8)));
+}
+
+TEST_CASE("the TCP window caps one flow's rate at gamma / (2 x one-way latency)") {
+  nlohmann::json d = test::base_scenario();
+  d["simulation"]["network"]["tcp_gamma"] = "100kB";
+  const AnalyticModel m = analytic_model(test::parse(d));
+  CHECK(m.flow_rate_Bps == doctest::Approx(100e3 / (2 * 1.12e-3)));
+}
+
+TEST_CASE("closed form and simulation agree within 5% on ProtoDUNE below, at and beyond the GPU knee") {
+  const std::string path = std::string(SONICSIM_SCENARIOS_DIR) + "/protodune-2021-sonic.json";
+  const AnalyticModel m = analytic_model(load_scenario(path));
+  CHECK(gpu_knee_jobs(m) == doctest::Approx(4 * m.ideal_s() / m.gpu_s));
+  for (int jobs : {1, 100, 300, 400}) {
+    const Scenario s = load_scenario(path, {{"/workload/jobs", std::to_string(jobs)}, {"/simulation/outputs", "[]"}});
+    const double simulated = summarize(test::simulate_isolated(s)).event_time.mean;
+    const double closed = analytic_prediction(m, jobs).per_event_s;
+    INFO("jobs " << jobs << ": simulated " << simulated << " s, closed form " << closed << " s");
+    CHECK(std::abs(simulated / closed - 1) < 0.05);
+  }
+}
