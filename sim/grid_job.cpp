@@ -44,11 +44,12 @@ void GridJob::run_event(int event) {
       continue;
     }
     const auto& inference = std::get<InferenceModule>(modules[m]);
-    record.preprocess_s += compute(sample(inference.preprocess, rng_));
-    if (context_.balancer.serves(inference.model))
+    if (context_.balancer.serves(inference.model)) {
+      record.preprocess_s += compute(sample(inference.preprocess, rng_));
       run_requests(inference, static_cast<int>(m), event, record);
-    else
+    } else {  // the whole module on the worker's CPU: its own input preparation is part of that time
       record.fallback_s += compute(sample(*inference.cpu_fallback, rng_));
+    }
   }
   record.end_s = sg4::Engine::get_clock();
   context_.recorder.event_finished(record);
