@@ -8,6 +8,7 @@
 #include "models/json_reader.hpp"
 #include "sim/cli/analytic_command.hpp"
 #include "sim/cli/calibrate_command.hpp"
+#include "sim/cli/plan_command.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/sweep_command.hpp"
 
@@ -19,6 +20,7 @@ const char* const kUsage =
     "commands:\n"
     "  run SCENARIO.json    simulate a scenario; summary on the terminal, --output DIR for files\n"
     "  sweep SCENARIO.json  run a scenario over a grid of --set values, one process per point\n"
+    "  plan SCENARIO.json   the CPU:GPU ratio, the job cap, what saturates first, the speed-up\n"
     "  analytic SCENARIO.json  the closed-form t_SONIC model next to the simulation\n"
     "  calibrate FILE...    fit kernel-latency models tau(batch) to measurements; --output MODEL.json\n"
     "\n"
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     if (command == "run") return sonicsim::cli::run_command(rest);
+    if (command == "plan") return sonicsim::cli::plan_command(rest);
     if (command == "analytic") return sonicsim::cli::analytic_command(rest);
     if (command == "sweep") return sonicsim::cli::sweep_command(rest);
     if (command == "calibrate") return sonicsim::cli::calibrate_command(rest);

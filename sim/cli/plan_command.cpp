@@ -1,0 +1,176 @@
+#include "sim/cli/plan_command.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+#include "analysis/summary.hpp"
+#include "models/analytic.hpp"
+#include "models/scenario_parser.hpp"
+#include "sim/cli/command_line.hpp"
+#include "sim/cli/overrides.hpp"
+#include "sim/isolated_run.hpp"
+#include "sim/simulation.hpp"
+
+namespace sonicsim::cli {
+namespace po = boost::program_options;
+using nlohmann::json;
+
+namespace {
+
+std::string printf_string(const char* format, auto... values) {
+  char buffer[512];
+  std::snprintf(buffer, sizeof buffer, format, values...);
+  return buffer;
+}
+
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
+// summary.json of one run, simulated in a child process.
+json run_summary(const std::string& path, Overrides overrides) {
+  overrides.emplace_back("/simulation/outputs", "[]");
+  const Scenario scenario = load_scenario(path, overrides);
+  return json::parse(run_isolated([&] { return summary_to_json(summarize(simulate(scenario))).dump(); }));
+}
+
+double mean_event_time(const json& summary) { return summary["events"]["time_s"]["mean"].get<double>(); }
+
+struct Busiest {
+  std::string name;
+  double utilization = 0;
+};
+
+Busiest busiest_link(const json& summary) {
+  Busiest b{"", -1};
+  for (const auto& link : summary["links"])
+    if (link["utilization"].get<double>() > b.utilization) b = {link["name"].get<std::string>(), link["utilization"].get<double>()};
+  return b;
+}
+
+struct Criteria {
+  double baseline_s, tolerance, link_threshold;
+  bool within(const json& s) const {
+    return mean_event_time(s) <= (1 + tolerance) * baseline_s && busiest_link(s).utilization <= link_threshold;
+  }
+};
+
+// What gives out first at a job count past the knee.
+std::string saturated_resource(const json& s, const Criteria& c) {
+  const Busiest link = busiest_link(s);
+  if (link.utilization > c.link_threshold) return "link \"" + link.name + "\"" + printf_string(" (utilisation %.2f)", link.utilization);
+  const double gpu = s["gpu"]["utilization"].get<double>();
+  const auto& breakdown = s["events"]["breakdown_mean_s"];
+  const double queue = breakdown["queue"].get<double>();
+  const double network = breakdown["network"].get<double>();
+  if (gpu > 0.8 || queue > network)
+    return printf_string("GPU (utilisation %.2f; %.2f s per event waiting in the batcher queue)", gpu, queue);
+  return printf_string("network latency and sharing (%.2f s per event on the network; busiest link \"%s\" at %.2f)", network,
+                       link.name.c_str(), link.utilization);
+}
+
+}  // namespace
+
+int plan_command(const std::vector<std::string>& args) {
+  po::options_description options("sonicsim plan SCENARIO.json [options]");
+  std::vector<std::string> sets;
+  double tolerance = 0.05, link_threshold = 0.9;
+  int max_jobs = 0;
+  options.add_options()
+      ("help,h", "show this help")
+      ("tolerance", po::value(&tolerance), "largest rise of the mean per-event time over one job alone (default 0.05)")
+      ("link-threshold", po::value(&link_threshold), "largest utilisation of a shared link (default 0.9)")
+      ("max-jobs", po::value(&max_jobs), "search up to this many jobs (default: every worker core)")
+      ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)");
+  std::string path;
+  const auto parsed = parse_command_line(args, options, "scenario", po::value(&path), 1);
+  if (!parsed) return 0;
+  if (path.empty()) throw po::error("missing the scenario file (sonicsim plan SCENARIO.json)");
+  if (!(tolerance > 0)) throw po::error("--tolerance expects a positive fraction, e.g. 0.05");
+  if (!(link_threshold > 0 && link_threshold <= 1)) throw po::error("--link-threshold expects a fraction in (0, 1]");
+
+  const Overrides overrides = parse_overrides(sets);
+  const Scenario scenario = load_scenario(path, overrides);
+  if (scenario.perf_analyzer) throw po::error("plan needs a grid-job workload, not a perf_analyzer load");
+  const int cores = scenario.total_worker_cores();
+  if (max_jobs <= 0 || max_jobs > cores) max_jobs = cores;
+  int gpus = 0;
+  for (const auto& g : scenario.platform.servers) gpus += g.count * g.gpus_per_server;
+
+  const auto with_jobs = [&](int jobs) {
+    Overrides o = overrides;
+    o.emplace_back("/workload/jobs", std::to_string(jobs));
+    return run_summary(path, o);
+  };
+  std::cout << "plan for " << scenario.name << printf_string(" (tolerance %g%%, link threshold %g%%)\n", 100 * tolerance,
+                                                              100 * link_threshold);
+  const json alone = with_jobs(1);
+  const Criteria criteria{mean_event_time(alone), tolerance, link_threshold};
+  std::cout << printf_string("  1 job alone: %.3f s per event\n", criteria.baseline_s);
+
+  // Bisection for the largest job count within the criteria (the per-event time and the link
+  // utilisations grow with the job count).
+  int lo = 1, hi = max_jobs;
+  json at_lo = alone, at_hi = with_jobs(hi);
+  const auto report = [&](int jobs, const json& s) {
+    std::cout << printf_string("  %5d jobs: %.3f s per event (%+.1f%%), GPU %.2f, busiest link %.2f %s\n", jobs,
+                               mean_event_time(s), 100 * (mean_event_time(s) / criteria.baseline_s - 1),
+                               s["gpu"]["utilization"].get<double>(), busiest_link(s).utilization,
+                               criteria.within(s) ? "" : "<- past the knee");
+  };
+  report(hi, at_hi);
+  if (criteria.within(at_hi)) {
+    lo = hi;
+    at_lo = at_hi;
+  } else {
+    while (hi - lo > 1) {
+      const int mid = lo + (hi - lo) / 2;
+      const json s = with_jobs(mid);
+      report(mid, s);
+      if (criteria.within(s)) {
+        lo = mid;
+        at_lo = s;
+      } else {
+        hi = mid;
+        at_hi = s;
+      }
+    }
+  }
+
+  std::cout << '\n';
+  const AnalyticModel closed = analytic_model(scenario);
+  if (lo == max_jobs) {
+    std::cout << printf_string("no knee up to %d jobs (%s): the per-event time stays within %g%% of one job alone\n",
+                               max_jobs, max_jobs == cores ? "every worker core" : "--max-jobs", 100 * tolerance);
+  } else {
+    const std::string resource = saturated_resource(at_hi, criteria);
+    std::cout << printf_string("largest job count within tolerance: %d (%.3f s per event)\n", lo, mean_event_time(at_lo))
+              << "saturates first at " << hi << " jobs: " << resource << '\n';
+    if (resource.rfind("link", 0) == 0)
+      std::cout << "concurrent-job cap: " << lo << " jobs, set by the " << resource << '\n';
+    else if (gpus > 0)
+      std::cout << printf_string("optimal CPU:GPU ratio: %.1f jobs per GPU (%d jobs on %d GPUs)\n",
+                                 static_cast<double>(lo) / gpus, lo, gpus);
+  }
+  std::cout << printf_string("closed form (t_SONIC): GPUs saturate at %.1f jobs (%.1f per GPU)", gpu_knee_jobs(closed),
+                             gpus ? gpu_knee_jobs(closed) / gpus : 0.0);
+  for (const SharedLink& link : closed.links)
+    std::cout << printf_string(", %s at %.0f jobs", link.name.c_str(), link_cap_jobs(closed, link));
+  std::cout << '\n';
+
+  // Speed-up against running every inference module on the grid CPU (needs their cpu_fallback).
+  bool fallback_everywhere = true;
+  for (const Module& m : scenario.workload.modules)
+    if (const auto* inference = std::get_if<InferenceModule>(&m); inference && !inference->cpu_fallback) fallback_everywhere = false;
+  if (fallback_everywhere) {
+    Overrides cpu_only = overrides;
+    cpu_only.emplace_back("/workload/jobs", "1");
+    cpu_only.emplace_back("/platform/servers", "[]");
+    const double cpu_s = mean_event_time(run_summary(path, cpu_only));
+    std::cout << printf_string("speed-up against CPU only: %.3f s / %.3f s = %.2fx per event\n", cpu_s, criteria.baseline_s,
+                               cpu_s / criteria.baseline_s);
+  } else {
+    std::cout << "speed-up against CPU only: not computed (an inference module has no \"cpu_fallback\" time)\n";
+  }
+  return 0;
+}
+
+}  // namespace sonicsim::cli
