@@ -231,12 +231,14 @@ TEST_CASE("start patterns: staggered, waves and spread") {
   CHECK(starts == std::vector<double>{0, 2.5, 5, 7.5});
 }
 
-TEST_CASE("a model served by no server runs on the CPU for its fallback time") {
+TEST_CASE("a model served by no server runs on the CPU for its fallback time, instead of preprocessing") {
   json d = test::base_scenario();
   d["platform"]["servers"] = json::array();
   d["workload"]["modules"][1]["cpu_fallback"] = "20s";
   const auto r = test::simulate_isolated(test::parse(d));
-  CHECK(r.events.at(0).time_s() == doctest::Approx(2 + 0.5 + 20).epsilon(kTimeEpsilon));
+  // 2 s of CPU module, then the 20 s fallback; the module's 0.5 s preprocessing does not run.
+  CHECK(r.events.at(0).time_s() == doctest::Approx(2 + 20).epsilon(kTimeEpsilon));
+  CHECK(r.events.at(0).preprocess_s == 0);
   CHECK(r.requests_sent == 0);
 }
 
