@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# sonicsim plan and analytic on the ProtoDUNE 2021 scenarios: the searched knee agrees with the
+# closed form, smaller requests give a lower CPU:GPU ratio, and the speed-up is the published 2.7x.
+set -u
+sonicsim=$1
+scenarios=$2
+source "$(dirname "$0")/harness.sh"
+
+"$sonicsim" plan "$scenarios/protodune-2021-sonic.json" > "$work/plan1693.txt" || fail "plan (batch 1693) failed"
+"$sonicsim" plan "$scenarios/protodune-2021-sonic-batch235.json" > "$work/plan235.txt" || fail "plan (batch 235) failed"
+if python3 - "$work" <<'PY'
+import re, sys
+def read(name):
+    text = open(f"{sys.argv[1]}/{name}").read()
+    jobs = int(re.search(r"largest job count within tolerance: (\d+)", text).group(1))
+    ratio = float(re.search(r"optimal CPU:GPU ratio: ([\d.]+) jobs per GPU", text).group(1))
+    knee = float(re.search(r"GPUs saturate at ([\d.]+) jobs", text).group(1))
+    speedup = float(re.search(r"= ([\d.]+)x per event", text).group(1))
+    assert "saturates first at" in text and "GPU (utilisation" in text, "GPU not named as the first to saturate"
+    return jobs, ratio, knee, speedup
+j1693, r1693, k1693, s1693 = read("plan1693.txt")
+j235, r235, k235, s235 = read("plan235.txt")
+print(f"batch 1693: {j1693} jobs ({r1693} per GPU), closed-form knee {k1693}; batch 235: {j235} jobs ({r235} per GPU)")
+# t_SONIC: the per-event time N t_GPU / N_GPU passes (1 + 5%) t_ideal at 1.05 x the knee.
+assert abs(j1693 / (1.05 * k1693) - 1) < 0.03, "plan and the closed form disagree at batch 1693"
+assert abs(j235 / (1.05 * k235) - 1) < 0.03, "plan and the closed form disagree at batch 235"
+assert r235 < r1693, "smaller requests should need more GPUs per job"
+assert abs(s1693 - 2.7) < 0.05, f"speed-up {s1693} against the published 2.7x"
+PY
+then pass; else fail "plan results"; cat "$work/plan1693.txt"; fi
+
+# analytic: below the knee the closed form is exact for one job; the table flags no divergence.
+out=$("$sonicsim" analytic "$scenarios/protodune-2021-sonic.json" --jobs 1 100 400 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"CPU-bound"*"GPU-saturated"* ]] && [[ "$out" != *"differ by more"* ]]; then pass
+else fail "analytic: $rc $out"; fi
+
+finish
