@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <stdexcept>
@@ -21,43 +22,58 @@ void write_all(int fd, const std::string& text) {
 
 }  // namespace
 
-std::string run_isolated(const std::function<std::string()>& body) {
+ChildProcess start_child(const std::function<std::string()>& body) {
   int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for the simulation process");
+  if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for a simulation process");
   std::cout.flush();  // or the child would write the parent's pending output a second time
   std::fflush(nullptr);
   const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("cannot fork the simulation process");
-  if (pid == 0) {
-    close(fds[0]);
-    int code = 0;
-    std::string text;
-    try {
-      text = "0";
-      text += body();
-    } catch (const std::exception& e) {
-      text = "1";
-      text += e.what();
-      code = 3;
-    } catch (...) {
-      text = "1unknown error";
-      code = 3;
-    }
-    write_all(fds[1], text);
+  if (pid < 0) throw std::runtime_error("cannot fork a simulation process");
+  if (pid > 0) {
     close(fds[1]);
-    _exit(code);
+    return ChildProcess{pid, fds[0]};
   }
+  close(fds[0]);
+  std::string text;
+  int code = 0;
+  try {
+    text = "0" + body();
+  } catch (const std::exception& e) {
+    text = std::string("1") + e.what();
+    code = 3;
+  } catch (...) {
+    text = "1unknown error";
+    code = 3;
+  }
+  if (code != 0 && text.size() > 4000) text.resize(4000);  // an error fits the pipe even if nobody reads yet
+  write_all(fds[1], text);
   close(fds[1]);
+  _exit(code);
+}
+
+std::string read_child_output(int output_fd) {
   std::string text;
   char buffer[65536];
-  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
-  close(fds[0]);
+  for (ssize_t n; (n = read(output_fd, buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+  close(output_fd);
+  return text;
+}
+
+std::string child_result(const std::string& sent, int wait_status) {
+  if (!sent.empty() && sent[0] == '1') throw std::runtime_error(sent.substr(1));
+  if (WIFSIGNALED(wait_status))
+    throw std::runtime_error(std::string("the simulation process was killed by signal ") + strsignal(WTERMSIG(wait_status)));
+  if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0 || sent.empty())
+    throw std::runtime_error("the simulation process failed (exit code " + std::to_string(WEXITSTATUS(wait_status)) + ")");
+  return sent.substr(1);
+}
+
+std::string run_isolated(const std::function<std::string()>& body) {
+  const ChildProcess child = start_child(body);
+  const std::string sent = read_child_output(child.output_fd);
   int status = 0;
-  waitpid(pid, &status, 0);
-  if (!text.empty() && text[0] == '1') throw std::runtime_error(text.substr(1));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty())
-    throw std::runtime_error("the simulation process failed (wait status " + std::to_string(status) + ")");
-  return text.substr(1);
+  waitpid(child.pid, &status, 0);
+  return child_result(sent, status);
 }
 
 }  // namespace sonicsim

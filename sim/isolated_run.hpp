@@ -1,11 +1,28 @@
 #pragma once
-// SimGrid allows one engine per process: runs `body` in a forked child and returns the text it
-// produced. A child that throws or dies becomes a std::runtime_error carrying its message.
+// SimGrid allows one engine per process: simulations run in forked children. A child runs a body,
+// sends back its text (or the error it threw) through a pipe and exits.
+#include <sys/types.h>
+
 #include <functional>
 #include <string>
 
 namespace sonicsim {
 
+struct ChildProcess {
+  pid_t pid;
+  int output_fd;  // read end of the child's pipe
+};
+
+ChildProcess start_child(const std::function<std::string()>& body);
+
+// Everything the child sent; closes the descriptor. Read before waiting for a child whose text may
+// not fit the pipe's buffer.
+std::string read_child_output(int output_fd);
+
+// The body's text, or a std::runtime_error carrying the child's error or how it died.
+std::string child_result(const std::string& sent, int wait_status);
+
+// Runs `body` in a forked child and returns the text it produced.
 std::string run_isolated(const std::function<std::string()>& body);
 
 }  // namespace sonicsim
