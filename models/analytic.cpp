@@ -71,7 +71,8 @@ AnalyticModel analytic_model(const Scenario& s) {
   m.round_trips_s = 2 * one_way_latency * m.requests_per_event;
   m.transfer_s = (upload_bytes + download_bytes) / m.flow_rate_Bps;
 
-  const double bytes = upload_bytes + download_bytes;
+  // Links are full duplex: the busier direction (requests, to the servers) is the one that fills.
+  const double bytes = std::max(upload_bytes, download_bytes);
   int servers = 0;
   for (const auto& g : s.platform.servers) servers += g.count;
   m.links.push_back({"site uplink", s.platform.site_uplink.bandwidth_Bps * bandwidth_factor, bytes, 1});

@@ -15,7 +15,7 @@ namespace sonicsim {
 struct SharedLink {
   std::string name;
   double bandwidth_Bps = 0;
-  double bytes_per_job_event = 0;  // what one event of one job moves over it (both directions)
+  double bytes_per_job_event = 0;  // what one event of one job moves over it in its busier direction
   double jobs_per_link = 1;        // jobs sharing one such link per job running (1/servers for server NICs)
 };
 

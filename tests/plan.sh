@@ -34,4 +34,19 @@ out=$("$sonicsim" analytic "$scenarios/protodune-2021-sonic.json" --jobs 1 100 4
 if [ $rc -eq 0 ] && [[ "$out" == *"CPU-bound"*"GPU-saturated"* ]] && [[ "$out" != *"differ by more"* ]]; then pass
 else fail "analytic: $rc $out"; fi
 
+# The 2022-campaign shape: the 100 Gb/s switch caps the jobs near (100 Gb/s / 4.06 Gb) x 24.6 s = 608,
+# and plan names it (the 5% tolerance puts the searched cap near 1.05 x 608 = 638).
+out=$("$sonicsim" plan "$scenarios/protodune-2022-campaign.json" 2>&1); rc=$?
+if [ $rc -eq 0 ] && python3 - "$out" <<'PY'
+import re, sys
+text = sys.argv[1]
+m = re.search(r'concurrent-job cap: (\d+) jobs, set by the link "([^"]+)"', text)
+assert m, text
+cap, link = int(m.group(1)), m.group(2)
+print(f"job cap {cap}, set by {link}")
+assert link.startswith("site-uplink"), link
+assert abs(cap / 600 - 1) < 0.1, cap
+PY
+then pass; else fail "2022 campaign cap: $rc $out"; fi
+
 finish

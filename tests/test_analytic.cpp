@@ -23,16 +23,17 @@ TEST_CASE("the closed form's parts for the base scenario, by hand") {
   CHECK(m.round_trips_s == doctest::Approx(4 * 2 * 1.12e-3));
   CHECK(m.transfer_s == doctest::Approx(1000 * 4400 / (1e9 / 8)));
   CHECK(m.ideal_s() == doctest::Approx(2.5 + 0.014 + 8.96e-3 + 0.0352));
-  // The GPU saturates at t_ideal / t_GPU jobs (one GPU); the 1 Gbps uplink at 1e9/8 * t_ideal / 4.4 MB.
+  // The GPU saturates at t_ideal / t_GPU jobs (one GPU); the 1 Gbps uplink at 1e9/8 * t_ideal / 4 MB
+  // (links are full duplex: the 4 MB of requests per event fill it, not the 0.4 MB of responses).
   CHECK(gpu_knee_jobs(m) == doctest::Approx(m.ideal_s() / 0.014));
-  CHECK(link_cap_jobs(m, m.links[0]) == doctest::Approx(1e9 / 8 * m.ideal_s() / 4.4e6));
+  CHECK(link_cap_jobs(m, m.links[0]) == doctest::Approx(1e9 / 8 * m.ideal_s() / 4e6));
   CHECK(m.links[0].name == "site uplink");
   // Below the knees the time is t_ideal; far above, N * t_GPU / N_GPU or the uplink's share.
   CHECK(analytic_prediction(m, 10).per_event_s == m.ideal_s());
   CHECK(analytic_prediction(m, 10).regime == "CPU-bound");
   const AnalyticPrediction far = analytic_prediction(m, 5000);
-  CHECK(far.regime == "network-saturated (site uplink)");  // 4.4 MB / 125 MB/s = 35 ms > 14 ms of GPU per job
-  CHECK(far.per_event_s == doctest::Approx(5000 * 4.4e6 / (1e9 / 8)));
+  CHECK(far.regime == "network-saturated (site uplink)");  // 4 MB / 125 MB/s = 32 ms > 14 ms of GPU per job
+  CHECK(far.per_event_s == doctest::Approx(5000 * 4e6 / (1e9 / 8)));
 }
 
 TEST_CASE("the TCP window caps one flow's rate at gamma / (2 x one-way latency)") {

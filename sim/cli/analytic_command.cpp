@@ -42,7 +42,8 @@ int analytic_command(const std::vector<std::string>& args) {
   options.add_options()
       ("help,h", "show this help")
       ("jobs", po::value(&job_counts)->multitoken(),
-       "job counts to compare at (default: 1, the scenario's jobs, and 0.5, 1 and 1.5 times the GPU knee)")
+       "job counts to compare at (default: 1, the scenario's jobs, and 0.5, 1 and 1.5 times the GPU knee, up to "
+       "the worker cores)")
       ("no-simulation", "print the closed form only")
       ("tolerance", po::value(&tolerance), "warn where simulation and closed form differ by more (default 0.05)")
       ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)");
@@ -72,7 +73,8 @@ int analytic_command(const std::vector<std::string>& args) {
     std::map<int, bool> chosen{{1, true}, {scenario.workload.jobs, true}};
     const double knee = gpu_knee_jobs(m);
     for (double f : {0.5, 1.0, 1.5})
-      if (std::isfinite(knee)) chosen[std::max(1, static_cast<int>(std::lround(f * knee)))] = true;
+      if (std::isfinite(knee) && f * knee <= scenario.total_worker_cores())
+        chosen[std::max(1, static_cast<int>(std::lround(f * knee)))] = true;
     for (const auto& [n, unused] : chosen) job_counts.push_back(n);
   }
   const bool simulate_too = !vm.count("no-simulation");

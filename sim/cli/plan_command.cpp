@@ -56,8 +56,9 @@ struct Criteria {
 // What gives out first at a job count past the knee.
 std::string saturated_resource(const json& s, const Criteria& c) {
   const Busiest link = busiest_link(s);
-  if (link.utilization > c.link_threshold) return "link \"" + link.name + "\"" + printf_string(" (utilisation %.2f)", link.utilization);
   const double gpu = s["gpu"]["utilization"].get<double>();
+  if (link.utilization > c.link_threshold || link.utilization > gpu)
+    return "link \"" + link.name + "\"" + printf_string(" (utilisation %.2f, GPU %.2f)", link.utilization, gpu);
   const auto& breakdown = s["events"]["breakdown_mean_s"];
   const double queue = breakdown["queue"].get<double>();
   const double network = breakdown["network"].get<double>();
