@@ -11,6 +11,7 @@ packages=(
   libfccp-dev
   doctest-dev
   libprotobuf-dev protobuf-compiler
+  python3-matplotlib
 )
 
 missing=()

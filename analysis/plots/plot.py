@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Plots of sonicsim results, drawn with matplotlib (Debian python3-matplotlib).
+
+  plot.py sweep DIR/sweep.csv --x /workload/jobs [--tolerance 0.05] --out knee.png
+      mean per-event time against a swept parameter, with the knee marked: the largest value whose
+      mean stays within the tolerance of the smallest value's.
+  plot.py run OUTPUT_DIR --out-dir PLOTS
+      from a `sonicsim run --output OUTPUT_DIR`: event-time histogram (events.csv), GPU utilisation
+      over time (batches.csv) and the site uplink's utilisation over time (requests.csv).
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def fail(message):
+    sys.exit(f"plot.py: error: {message}")
+
+
+def read_csv(path, required):
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    if rows:
+        missing = [c for c in required if c not in rows[0]]
+        if missing:
+            fail(f"{path}: line 1: expected the columns {', '.join(missing)}")
+    return rows
+
+
+def number(path, line, column, text):
+    try:
+        return float(text)
+    except ValueError:
+        fail(f'{path}: line {line}, column "{column}": expected a number, got "{text}"')
+
+
+def sweep_plot(args):
+    rows = read_csv(args.csv, [args.x, "status", "event_time_mean_s"])
+    points = []
+    for i, r in enumerate(rows, start=2):
+        if r["status"] != "ok":
+            continue
+        x = number(args.csv, i, args.x, r[args.x].rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+        points.append((x, number(args.csv, i, "event_time_mean_s", r["event_time_mean_s"])))
+    if not points:
+        fail(f"{args.csv}: no finished points")
+    points.sort()
+    base = points[0][1]
+    within = [x for x, y in points if y <= (1 + args.tolerance) * base]
+    knee = max(within)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot([p[0] for p in points], [p[1] for p in points], "o-", label="mean per-event time")
+    ax.axhline((1 + args.tolerance) * base, color="grey", ls=":", label=f"{100 * args.tolerance:g}% above {points[0][0]:g}")
+    ax.axvline(knee, color="tab:red", ls="--", label=f"knee: {knee:g}")
+    ax.set_xlabel(args.x)
+    ax.set_ylabel("mean per-event time (s)")
+    ax.set_title(os.path.basename(os.path.dirname(os.path.abspath(args.csv))) or "sweep")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=120)
+    print(f"{args.out}: knee at {args.x} = {knee:g}")
+
+
+def binned(intervals, start, end, bins):
+    """Amount per bin of quantities spread evenly over (t0, t1, amount) intervals."""
+    width = (end - start) / bins
+    totals = [0.0] * bins
+    for t0, t1, amount in intervals:
+        if t1 <= t0:
+            continue
+        rate = amount / (t1 - t0)
+        first, last = int((t0 - start) // width), int(min(bins - 1, (t1 - start) // width))
+        for b in range(max(0, first), last + 1):
+            lo, hi = max(t0, start + b * width), min(t1, start + (b + 1) * width)
+            if hi > lo:
+                totals[b] += rate * (hi - lo)
+    return [start + (b + 0.5) * width for b in range(bins)], totals, width
+
+
+def run_plots(args):
+    summary_path = os.path.join(args.output_dir, "summary.json")
+    try:
+        summary = json.load(open(summary_path))
+    except (OSError, json.JSONDecodeError) as e:
+        fail(f"{summary_path}: {e}")
+    os.makedirs(args.out_dir, exist_ok=True)
+    written = []
+
+    events_path = os.path.join(args.output_dir, "events.csv")
+    events = read_csv(events_path, ["time_s", "start_s", "end_s"])
+    times = [number(events_path, i, "time_s", r["time_s"]) for i, r in enumerate(events, start=2)]
+    if times:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        ax.hist(times, bins=min(50, max(5, int(math.sqrt(len(times))))))
+        ax.set_xlabel("per-event time (s)")
+        ax.set_ylabel("events")
+        ax.set_title(f"{summary['scenario']}: {len(times)} events, mean {sum(times) / len(times):.2f} s")
+        fig.tight_layout()
+        written.append(os.path.join(args.out_dir, "event_time_histogram.png"))
+        fig.savefig(written[-1], dpi=120)
+    end = summary["simulated_time_s"]
+
+    batches_path = os.path.join(args.output_dir, "batches.csv")
+    batches = read_csv(batches_path, ["start_s", "end_s", "kernel_s"])
+    gpus = max(1, len(summary["gpu"]["per_gpu"]))
+    if batches and end > 0:
+        intervals = [(number(batches_path, i, "start_s", r["start_s"]), number(batches_path, i, "end_s", r["end_s"]),
+                      number(batches_path, i, "kernel_s", r["kernel_s"])) for i, r in enumerate(batches, start=2)]
+        centres, busy, width = binned(intervals, 0.0, end, args.bins)
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        ax.plot(centres, [min(1.0, b / (width * gpus)) for b in busy])
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("simulated time (s)")
+        ax.set_ylabel(f"GPU utilisation (mean of {gpus})")
+        ax.set_title(f"{summary['scenario']}: GPU utilisation, {summary['gpu']['utilization']:.2f} overall")
+        fig.tight_layout()
+        written.append(os.path.join(args.out_dir, "gpu_utilization.png"))
+        fig.savefig(written[-1], dpi=120)
+
+    requests_path = os.path.join(args.output_dir, "requests.csv")
+    requests = read_csv(requests_path, ["sent_s", "arrived_s", "input_bytes"])
+    uplink = next((l for l in summary["links"] if l["name"].startswith("site-uplink (to servers)")), None)
+    if requests and uplink and end > 0:
+        intervals = []
+        for i, r in enumerate(requests, start=2):
+            if r["arrived_s"] == "":
+                continue
+            intervals.append((number(requests_path, i, "sent_s", r["sent_s"]),
+                              number(requests_path, i, "arrived_s", r["arrived_s"]),
+                              number(requests_path, i, "input_bytes", r["input_bytes"])))
+        centres, moved, width = binned(intervals, 0.0, end, args.bins)
+        capacity = uplink["bandwidth_bps"] / 8 * width
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        ax.plot(centres, [m / capacity for m in moved])
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("simulated time (s)")
+        ax.set_ylabel("utilisation")
+        ax.set_title(f"{summary['scenario']}: {uplink['name']} ({uplink['bandwidth_bps'] / 1e9:g} Gbps), requests")
+        fig.tight_layout()
+        written.append(os.path.join(args.out_dir, "link_utilization.png"))
+        fig.savefig(written[-1], dpi=120)
+    for w in written:
+        print(w)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("sweep", help="mean per-event time against a swept parameter, knee marked")
+    s.add_argument("csv")
+    s.add_argument("--x", required=True, help="the swept JSON pointer, a column of sweep.csv")
+    s.add_argument("--tolerance", type=float, default=0.05)
+    s.add_argument("--out", required=True)
+    r = sub.add_parser("run", help="histogram and utilisation over time of one run's --output directory")
+    r.add_argument("output_dir")
+    r.add_argument("--out-dir", required=True)
+    r.add_argument("--bins", type=int, default=100)
+    args = parser.parse_args()
+    sweep_plot(args) if args.command == "sweep" else run_plots(args)
+
+
+if __name__ == "__main__":
+    main()
