@@ -140,6 +140,14 @@ struct SimulationOptions {
   std::optional<double> latency_quantile;
 };
 
+// Prices for `plan`'s cost per event, in one currency of the user's choice.
+struct Costs {
+  std::string currency;        // a label, e.g. "USD"
+  double cpu_core_hour = 0;    // price of one worker core for one hour
+  double gpu_hour = 0;         // price of one GPU (with its share of server) for one hour
+  std::optional<double> target_events_per_hour;  // throughput the cheapest configuration must reach
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -148,6 +156,7 @@ struct Scenario {
   Workload workload;                               // grid jobs, unless perf_analyzer is set
   std::optional<PerfAnalyzerLoad> perf_analyzer;  // a perf_analyzer-like load instead of grid jobs
   SimulationOptions simulation;
+  std::optional<Costs> costs;
 
   int model_index(const std::string& model_name) const {
     for (std::size_t i = 0; i < models.size(); ++i)

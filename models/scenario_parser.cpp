@@ -367,7 +367,7 @@ void apply_override(json& document, const std::string& pointer, const std::strin
 
 Scenario parse_scenario(const json& document, const std::string& file) {
   const JsonNode root(document, "", file);
-  root.allow_only({"name", "description", "platform", "models", "workload", "perf_analyzer", "simulation"});
+  root.allow_only({"name", "description", "platform", "models", "workload", "perf_analyzer", "simulation", "costs"});
   Scenario s;
   s.name = root.at("name").string();
   if (auto d = root.find("description")) s.description = d->string();
@@ -387,6 +387,15 @@ Scenario parse_scenario(const json& document, const std::string& file) {
     s.workload = parse_workload(root.at("workload"), s);
   else
     s.perf_analyzer = parse_perf_analyzer(root.at("perf_analyzer"), s.models);
+  if (auto costs = root.find("costs")) {
+    costs->allow_only({"currency", "cpu_core_hour", "gpu_hour", "target_events_per_hour"});
+    Costs c;
+    c.currency = costs->at("currency").string();
+    c.cpu_core_hour = costs->at("cpu_core_hour").number_at_least(0);
+    c.gpu_hour = costs->at("gpu_hour").number_at_least(0);
+    if (auto target = costs->find("target_events_per_hour")) c.target_events_per_hour = target->number_positive();
+    s.costs = c;
+  }
   check_consistency(root, s);
   return s;
 }

@@ -6,10 +6,12 @@ sonicsim=$1
 scenarios=$2
 source "$(dirname "$0")/harness.sh"
 
-"$sonicsim" plan "$scenarios/protodune-2021-sonic.json" > "$work/plan1693.txt" || fail "plan (batch 1693) failed"
+"$sonicsim" plan "$scenarios/protodune-2021-sonic.json" \
+  --set '/costs={"currency": "EUR", "cpu_core_hour": 0.01, "gpu_hour": 0.35, "target_events_per_hour": 10000}' \
+  > "$work/plan1693.txt" || fail "plan (batch 1693) failed"
 "$sonicsim" plan "$scenarios/protodune-2021-sonic-batch235.json" > "$work/plan235.txt" || fail "plan (batch 235) failed"
 if python3 - "$work" <<'PY'
-import re, sys
+import math, re, sys
 def read(name):
     text = open(f"{sys.argv[1]}/{name}").read()
     jobs = int(re.search(r"largest job count within tolerance: (\d+)", text).group(1))
@@ -26,6 +28,21 @@ assert abs(j1693 / (1.05 * k1693) - 1) < 0.03, "plan and the closed form disagre
 assert abs(j235 / (1.05 * k235) - 1) < 0.03, "plan and the closed form disagree at batch 235"
 assert r235 < r1693, "smaller requests should need more GPUs per job"
 assert abs(s1693 - 2.7) < 0.05, f"speed-up {s1693} against the published 2.7x"
+# Costs, recomputed from the plan's own numbers: (jobs x 0.01 + 4 x 0.35) EUR per hour over
+# jobs x 3600 / t_event events per hour; CPU only 0.01 x 330 / 3600 EUR per event.
+text = open(f"{sys.argv[1]}/plan1693.txt").read()
+t_event = float(re.search(r"largest job count within tolerance: \d+ \(([\d.]+) s per event\)", text).group(1))
+cost = float(re.search(r"cost: ([\d.e+-]+) EUR per event", text).group(1))
+expected = (j1693 * 0.01 + 4 * 0.35) / (j1693 * 3600 / t_event)
+assert abs(cost / expected - 1) < 1e-3, (cost, expected)
+cpu = float(re.search(r"CPU only ([\d.e+-]+) EUR per event", text).group(1))
+assert abs(cpu / (0.01 * 330 / 3600) - 1) < 1e-3, cpu
+# 10,000 events per hour: ceil(10000 x t / 3600) jobs with GPUs in the planned ratio, against
+# ceil(10000 x 330 / 3600) = 917 CPU-only jobs.
+m = re.search(r"for 10000 events per hour: (\d+) jobs and (\d+) GPUs.*CPU only (\d+) jobs.*cheapest: (.*)", text)
+jobs, gpus, cpu_jobs, cheapest = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
+assert jobs == math.ceil(10000 * t_event / 3600) and gpus == math.ceil(jobs * 4 / j1693) and cpu_jobs == 917
+assert cheapest == "with GPUs"  # 355 x 0.01 + 8 x 0.35 = 6.35 < 9.17 EUR per hour
 PY
 then pass; else fail "plan results"; cat "$work/plan1693.txt"; fi
 

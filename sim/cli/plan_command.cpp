@@ -1,5 +1,6 @@
 #include "sim/cli/plan_command.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -66,6 +67,34 @@ std::string saturated_resource(const json& s, const Criteria& c) {
     return printf_string("GPU (utilisation %.2f; %.2f s per event waiting in the batcher queue)", gpu, queue);
   return printf_string("network latency and sharing (%.2f s per event on the network; busiest link \"%s\" at %.2f)", network,
                        link.name.c_str(), link.utilization);
+}
+
+// Cost per event at the planned configuration (lo jobs on the scenario's GPUs) and on CPU only; with
+// a target throughput, the cheapest of the two scaled to meet it (jobs and GPUs in the planned
+// ratio, links assumed to grow with them).
+void print_costs(const Costs& c, int jobs, int gpus, double event_s, double cpu_only_event_s) {
+  const double per_hour = jobs * c.cpu_core_hour + gpus * c.gpu_hour;
+  const double events_per_hour = jobs * 3600 / event_s;
+  std::cout << printf_string("cost: %.4g %s per event with %d jobs on %d GPUs (%.4g %s per hour, %.0f events per hour)",
+                             per_hour / events_per_hour, c.currency.c_str(), jobs, gpus, per_hour, c.currency.c_str(),
+                             events_per_hour);
+  if (cpu_only_event_s > 0)
+    std::cout << printf_string("; CPU only %.4g %s per event", c.cpu_core_hour * cpu_only_event_s / 3600, c.currency.c_str());
+  std::cout << '\n';
+  if (!c.target_events_per_hour) return;
+  const double target = *c.target_events_per_hour;
+  const int sonic_jobs = static_cast<int>(std::ceil(target * event_s / 3600));
+  const int sonic_gpus = gpus > 0 ? static_cast<int>(std::ceil(static_cast<double>(sonic_jobs) * gpus / jobs)) : 0;
+  const double sonic_cost = sonic_jobs * c.cpu_core_hour + sonic_gpus * c.gpu_hour;
+  std::cout << printf_string("for %.0f events per hour: %d jobs and %d GPUs, %.4g %s per hour", target, sonic_jobs,
+                             sonic_gpus, sonic_cost, c.currency.c_str());
+  if (cpu_only_event_s > 0) {
+    const int cpu_jobs = static_cast<int>(std::ceil(target * cpu_only_event_s / 3600));
+    const double cpu_cost = cpu_jobs * c.cpu_core_hour;
+    std::cout << printf_string("; CPU only %d jobs, %.4g %s per hour; cheapest: %s", cpu_jobs, cpu_cost,
+                               c.currency.c_str(), sonic_cost <= cpu_cost ? "with GPUs" : "CPU only");
+  }
+  std::cout << '\n';
 }
 
 }  // namespace
@@ -161,16 +190,18 @@ int plan_command(const std::vector<std::string>& args) {
   bool fallback_everywhere = true;
   for (const Module& m : scenario.workload.modules)
     if (const auto* inference = std::get_if<InferenceModule>(&m); inference && !inference->cpu_fallback) fallback_everywhere = false;
+  double cpu_s = 0;
   if (fallback_everywhere) {
     Overrides cpu_only = overrides;
     cpu_only.emplace_back("/workload/jobs", "1");
     cpu_only.emplace_back("/platform/servers", "[]");
-    const double cpu_s = mean_event_time(run_summary(path, cpu_only));
+    cpu_s = mean_event_time(run_summary(path, cpu_only));
     std::cout << printf_string("speed-up against CPU only: %.3f s / %.3f s = %.2fx per event\n", cpu_s, criteria.baseline_s,
                                cpu_s / criteria.baseline_s);
   } else {
     std::cout << "speed-up against CPU only: not computed (an inference module has no \"cpu_fallback\" time)\n";
   }
+  if (scenario.costs) print_costs(*scenario.costs, lo, gpus, mean_event_time(at_lo), cpu_s);
   return 0;
 }
 
