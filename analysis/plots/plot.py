@@ -88,6 +88,18 @@ def binned(intervals, start, end, bins):
     return [start + (b + 0.5) * width for b in range(bins)], totals, width
 
 
+def utilisation_plot(times, values, ylabel, title, path):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot(times, values)
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("simulated time (s)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return path
+
+
 def run_plots(args):
     summary_path = os.path.join(args.output_dir, "summary.json")
     try:
@@ -118,15 +130,10 @@ def run_plots(args):
         intervals = [(number(batches_path, i, "start_s", r["start_s"]), number(batches_path, i, "end_s", r["end_s"]),
                       number(batches_path, i, "kernel_s", r["kernel_s"])) for i, r in enumerate(batches, start=2)]
         centres, busy, width = binned(intervals, 0.0, end, args.bins)
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        ax.plot(centres, [min(1.0, b / (width * gpus)) for b in busy])
-        ax.set_ylim(0, 1.05)
-        ax.set_xlabel("simulated time (s)")
-        ax.set_ylabel(f"GPU utilisation (mean of {gpus})")
-        ax.set_title(f"{summary['scenario']}: GPU utilisation, {summary['gpu']['utilization']:.2f} overall")
-        fig.tight_layout()
-        written.append(os.path.join(args.out_dir, "gpu_utilization.png"))
-        fig.savefig(written[-1], dpi=120)
+        written.append(utilisation_plot(centres, [min(1.0, b / (width * gpus)) for b in busy],
+                                        f"GPU utilisation (mean of {gpus})",
+                                        f"{summary['scenario']}: GPU utilisation, {summary['gpu']['utilization']:.2f} overall",
+                                        os.path.join(args.out_dir, "gpu_utilization.png")))
 
     requests_path = os.path.join(args.output_dir, "requests.csv")
     requests = read_csv(requests_path, ["sent_s", "arrived_s", "input_bytes"])
@@ -141,15 +148,9 @@ def run_plots(args):
                               number(requests_path, i, "input_bytes", r["input_bytes"])))
         centres, moved, width = binned(intervals, 0.0, end, args.bins)
         capacity = uplink["bandwidth_bps"] / 8 * width
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        ax.plot(centres, [m / capacity for m in moved])
-        ax.set_ylim(0, 1.05)
-        ax.set_xlabel("simulated time (s)")
-        ax.set_ylabel("utilisation")
-        ax.set_title(f"{summary['scenario']}: {uplink['name']} ({uplink['bandwidth_bps'] / 1e9:g} Gbps), requests")
-        fig.tight_layout()
-        written.append(os.path.join(args.out_dir, "link_utilization.png"))
-        fig.savefig(written[-1], dpi=120)
+        written.append(utilisation_plot(centres, [m / capacity for m in moved], "utilisation",
+                                        f"{summary['scenario']}: {uplink['name']} ({uplink['bandwidth_bps'] / 1e9:g} Gbps), requests",
+                                        os.path.join(args.out_dir, "link_utilization.png")))
     for w in written:
         print(w)
 
