@@ -27,8 +27,9 @@ struct EventRecord {
   double fallback_s = 0;    // inference run on the CPU because no server serves the model
   double inference_s = 0;   // wall time from the first request sent to the last response received
   // Sums over the event's requests (they overlap when requests are asynchronous):
-  double network_s = 0;  // request upload + response download
-  double queue_s = 0;    // waiting in the server queue
+  double network_s = 0;   // request upload + response download
+  double frontend_s = 0;  // server frontend: waiting for a handler thread, parsing, serialising
+  double queue_s = 0;     // waiting in the server queue
   double gpu_s = 0;      // executing in a batch
   int requests = 0;
   int rejected_requests = 0;
@@ -41,7 +42,9 @@ struct RequestRecord {
   int job = 0, event = 0, module = 0, model = 0, server = 0;
   int items = 0;
   double input_bytes = 0, output_bytes = 0;
-  double sent_s = 0, arrived_s = 0, exec_start_s = 0, exec_end_s = 0, received_s = 0;
+  // arrived: last byte at the server; enqueued: parsed by the frontend, in the scheduler (Triton's
+  // timestamps start here); responded: response serialised, its transfer starts.
+  double sent_s = 0, arrived_s = 0, enqueued_s = 0, exec_start_s = 0, exec_end_s = 0, responded_s = 0, received_s = 0;
   std::int64_t batch = -1;
   RequestStatus status = RequestStatus::InFlight;
   RejectReason reject_reason = RejectReason::None;

@@ -37,26 +37,26 @@ const char* status_name(RequestStatus s) {
 
 void write_events_csv(const std::string& path, const SimulationResults& r) {
   File f = open_for_writing(path);
-  std::fputs("job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,queue_s,gpu_s,"
-             "requests,rejected_requests\n",
+  std::fputs("job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,frontend_s,"
+             "queue_s,gpu_s,requests,rejected_requests\n",
              f.get());
   for (const EventRecord& e : r.events)
-    std::fprintf(f.get(), "%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d\n", e.job, e.event, e.start_s,
-                 e.end_s, e.time_s(), e.cpu_s, e.preprocess_s, e.fallback_s, e.inference_s, e.network_s, e.queue_s,
-                 e.gpu_s, e.requests, e.rejected_requests);
+    std::fprintf(f.get(), "%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d\n", e.job, e.event,
+                 e.start_s, e.end_s, e.time_s(), e.cpu_s, e.preprocess_s, e.fallback_s, e.inference_s, e.network_s,
+                 e.frontend_s, e.queue_s, e.gpu_s, e.requests, e.rejected_requests);
 }
 
 void write_requests_csv(const std::string& path, const SimulationResults& r) {
   File f = open_for_writing(path);
-  std::fputs("request,job,event,module,model,server,items,input_bytes,output_bytes,sent_s,arrived_s,exec_start_s,"
-             "exec_end_s,received_s,batch,status\n",
+  std::fputs("request,job,event,module,model,server,items,input_bytes,output_bytes,sent_s,arrived_s,enqueued_s,"
+             "exec_start_s,exec_end_s,responded_s,received_s,batch,status\n",
              f.get());
   for (const RequestRecord& q : r.requests)
-    std::fprintf(f.get(), "%lld,%d,%d,%s,%s,%s,%d,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%s\n",
+    std::fprintf(f.get(), "%lld,%d,%d,%s,%s,%s,%d,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%s\n",
                  static_cast<long long>(q.id), q.job, q.event, r.module_names[q.module].c_str(),
                  r.model_names[q.model].c_str(), r.server_names[q.server].c_str(), q.items, q.input_bytes,
-                 q.output_bytes, q.sent_s, q.arrived_s, q.exec_start_s, q.exec_end_s, q.received_s,
-                 static_cast<long long>(q.batch), status_name(q.status));
+                 q.output_bytes, q.sent_s, q.arrived_s, q.enqueued_s, q.exec_start_s, q.exec_end_s, q.responded_s,
+                 q.received_s, static_cast<long long>(q.batch), status_name(q.status));
 }
 
 void write_batches_csv(const std::string& path, const SimulationResults& r) {

@@ -25,6 +25,7 @@ Summary summarize(const SimulationResults& r) {
     s.breakdown.fallback_s += e.fallback_s;
     s.breakdown.inference_s += e.inference_s;
     s.breakdown.network_s += e.network_s;
+    s.breakdown.frontend_s += e.frontend_s;
     s.breakdown.queue_s += e.queue_s;
     s.breakdown.gpu_s += e.gpu_s;
   }
@@ -32,7 +33,7 @@ Summary summarize(const SimulationResults& r) {
   if (!times.empty()) {
     const double n = static_cast<double>(times.size());
     for (double* x : {&s.breakdown.cpu_s, &s.breakdown.preprocess_s, &s.breakdown.fallback_s, &s.breakdown.inference_s,
-                      &s.breakdown.network_s, &s.breakdown.queue_s, &s.breakdown.gpu_s})
+                      &s.breakdown.network_s, &s.breakdown.frontend_s, &s.breakdown.queue_s, &s.breakdown.gpu_s})
       *x /= n;
   }
   const double window = r.end_s - r.warmup_s;
@@ -103,6 +104,7 @@ nlohmann::json summary_to_json(const Summary& s) {
           {"cpu_fallback", s.breakdown.fallback_s},
           {"inference", s.breakdown.inference_s},
           {"network", s.breakdown.network_s},
+          {"frontend", s.breakdown.frontend_s},
           {"queue", s.breakdown.queue_s},
           {"gpu", s.breakdown.gpu_s}}}}},
       {"throughput", {{"events_per_s", s.events_per_s}, {"requests_per_s", s.requests_per_s}}},
@@ -140,6 +142,7 @@ std::string format_summary(const Summary& s) {
   if (s.breakdown.fallback_s > 0) add("  inference on CPU      %12.3f s\n", s.breakdown.fallback_s);
   add("  inference (wall)      %12.3f s   of which, summed over requests:\n", s.breakdown.inference_s);
   add("    network             %12.3f s\n", s.breakdown.network_s);
+  if (s.breakdown.frontend_s > 0) add("    server frontend     %12.3f s\n", s.breakdown.frontend_s);
   add("    server queue        %12.3f s\n", s.breakdown.queue_s);
   add("    gpu                 %12.3f s\n", s.breakdown.gpu_s);
   add("\nthroughput  %.4f events/s   %.2f requests/s\n", s.events_per_s, s.requests_per_s);

@@ -12,7 +12,8 @@
 namespace sonicsim {
 
 struct EventBreakdown {
-  double cpu_s = 0, preprocess_s = 0, fallback_s = 0, inference_s = 0, network_s = 0, queue_s = 0, gpu_s = 0;
+  double cpu_s = 0, preprocess_s = 0, fallback_s = 0, inference_s = 0, network_s = 0, frontend_s = 0, queue_s = 0,
+         gpu_s = 0;
 };
 
 struct GpuUtilization {

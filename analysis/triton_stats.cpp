@@ -35,7 +35,7 @@ void TritonModelStats::batch_executed(int gpu, const std::vector<const RequestRe
   for (const RequestRecord* r : requests) {
     // In the simulator a request enters the core and the queue at the same instant, its arrival,
     // and its statistics are reported when the batch ends.
-    const std::int64_t arrived = triton_timestamp_ns(r->arrived_s);
+    const std::int64_t arrived = triton_timestamp_ns(r->enqueued_s);
     const std::uint64_t request_ns = span_ns(arrived, exec_end);
     const std::uint64_t queue_ns = span_ns(arrived, exec_start);
     const auto units = static_cast<std::uint64_t>(std::max(1, r->items));
@@ -67,7 +67,7 @@ void TritonModelStats::batch_executed(int gpu, const std::vector<const RequestRe
 
 void TritonModelStats::request_failed(const RequestRecord& request, double now_s) {
   --pending;
-  add(fail, span_ns(triton_timestamp_ns(request.arrived_s), triton_timestamp_ns(now_s)));
+  add(fail, span_ns(triton_timestamp_ns(request.enqueued_s), triton_timestamp_ns(now_s)));
   ++failure_rejected;
 }
 

@@ -126,7 +126,7 @@ WorkerPool parse_worker_pool(const JsonNode& node) {
 }
 
 ServerGroup parse_server_group(const JsonNode& node) {
-  node.allow_only({"name", "count", "gpus_per_server", "gpu", "nic", "models"});
+  node.allow_only({"name", "count", "gpus_per_server", "gpu", "nic", "models", "frontend"});
   ServerGroup group;
   group.name = node.at("name").string();
   group.count = node.at("count").int_at_least(1);
@@ -134,6 +134,16 @@ ServerGroup parse_server_group(const JsonNode& node) {
   group.gpu_type = node.at("gpu").string();
   group.nic = parse_link(node.at("nic"));
   for (const JsonNode& m : node.at("models").non_empty_elements()) group.models.push_back(m.string());
+  if (auto f = node.find("frontend")) {
+    f->allow_only({"threads", "per_request", "input_bandwidth", "per_response", "output_bandwidth"});
+    FrontendSpec frontend;
+    if (auto t = f->find("threads")) frontend.threads = t->int_at_least(1);
+    if (auto d = f->find("per_request")) frontend.per_request_s = d->duration_s();
+    if (auto b = f->find("input_bandwidth")) frontend.input_rate_Bps = b->bandwidth_Bps();
+    if (auto d = f->find("per_response")) frontend.per_response_s = d->duration_s();
+    if (auto b = f->find("output_bandwidth")) frontend.output_rate_Bps = b->bandwidth_Bps();
+    group.frontend = frontend;
+  }
   return group;
 }
 

@@ -113,8 +113,9 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
     }
     RequestRecord& rec = r->record;
     rec.received_s = sg4::Engine::get_clock();
-    record.network_s += (rec.arrived_s - rec.sent_s) + (rec.received_s - rec.exec_end_s);
-    record.queue_s += rec.exec_start_s - rec.arrived_s;
+    record.network_s += (rec.arrived_s - rec.sent_s) + (rec.received_s - rec.responded_s);
+    record.frontend_s += (rec.enqueued_s - rec.arrived_s) + (rec.responded_s - rec.exec_end_s);
+    record.queue_s += rec.exec_start_s - rec.enqueued_s;
     record.gpu_s += rec.exec_end_s - rec.exec_start_s;
     ++record.requests;
     if (rec.status == RequestStatus::Rejected) ++record.rejected_requests;

@@ -11,6 +11,7 @@ namespace sg4 = simgrid::s4u;
 InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenario& scenario, Recorder& recorder)
     : index_(index), node_(node), recorder_(recorder), queues_(scenario.models.size()) {
   const ServerGroup& group = scenario.platform.servers[node.group];
+  frontend_ = group.frontend;
   for (const std::string& name : group.models) {
     const int m = scenario.model_index(name);
     const ModelSpec& spec = scenario.models[m];
@@ -58,6 +59,11 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
 }
 
 void InferenceServer::start() {
+  if (frontend_) {
+    frontend_ready_ = sg4::Semaphore::create(0);
+    for (int t = 0; t < frontend_->threads; ++t)
+      sg4::Actor::create(node_.name + "/frontend", node_.host, [this]() { run_frontend_thread(); })->daemonize();
+  }
   for (auto& queue : queues_) {
     if (!queue) continue;
     ModelQueue* q = queue.get();
@@ -77,10 +83,33 @@ void InferenceServer::start() {
 }
 
 void InferenceServer::receive(InFlightRequest* request) {
+  request->record.arrived_s = sg4::Engine::get_clock();
+  if (!frontend_) return admit(request);
+  frontend_tasks_.push_back({request, 0, true});
+  frontend_ready_->release();
+}
+
+// A handler thread takes tasks in arrival order and holds itself for each task's cost.
+void InferenceServer::run_frontend_thread() {
+  while (true) {
+    frontend_ready_->acquire();
+    const FrontendTask task = frontend_tasks_.front();
+    frontend_tasks_.pop_front();
+    const RequestRecord& record = task.request->record;
+    sg4::this_actor::sleep_for(task.is_request ? frontend_->request_s(record.input_bytes) : frontend_->response_s(task.bytes));
+    if (task.is_request)
+      admit(task.request);
+    else
+      send_response(task.request, task.bytes);
+  }
+}
+
+// The request enters its model's scheduler: Triton's statistics start here.
+void InferenceServer::admit(InFlightRequest* request) {
   ModelQueue& queue = *queues_[request->record.model];
   const double now = sg4::Engine::get_clock();
   RequestRecord& record = request->record;
-  record.arrived_s = now;
+  record.enqueued_s = now;
   // With max_batch_size 0 the model has no batch dimension: every request is one unit.
   if (queue.max_batch_size > 0 && record.items > queue.max_batch_size) {
     reject(queue, request, RejectReason::BatchTooLarge, false);  // INVALID_ARG at submit
@@ -144,6 +173,13 @@ void InferenceServer::reject(ModelQueue& queue, InFlightRequest* request, Reject
 }
 
 void InferenceServer::respond(InFlightRequest* request, double bytes) {
+  if (!frontend_) return send_response(request, bytes);
+  frontend_tasks_.push_back({request, bytes, false});
+  frontend_ready_->release();
+}
+
+void InferenceServer::send_response(InFlightRequest* request, double bytes) {
+  request->record.responded_s = sg4::Engine::get_clock();
   request->reply_to->put_init(request, static_cast<std::uint64_t>(bytes))->detach();
 }
 

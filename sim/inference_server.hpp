@@ -38,6 +38,12 @@ class InferenceServer {
   void receive(InFlightRequest* request);
 
  private:
+  // Work for the frontend's handler threads, in arrival order.
+  struct FrontendTask {
+    InFlightRequest* request;
+    double bytes;     // response bytes; unused for a request
+    bool is_request;  // parse a request, or serialise a response
+  };
   struct Instance {
     int index = 0;
     int gpu = -1;  // -1: a CPU-kind instance on the server host
@@ -67,6 +73,9 @@ class InferenceServer {
     std::map<std::int64_t, std::pair<InFlightRequest*, double>> held;
   };
 
+  void admit(InFlightRequest* request);
+  void run_frontend_thread();
+  void send_response(InFlightRequest* request, double bytes);
   void after_scheduler_event(ModelQueue& queue);
   void run_instance(ModelQueue& queue, Instance& instance);
   void run_timer(ModelQueue& queue);
@@ -78,6 +87,9 @@ class InferenceServer {
   const ServerNode& node_;
   Recorder& recorder_;
   std::vector<std::unique_ptr<ModelQueue>> queues_;  // indexed by model; null where not served
+  std::optional<FrontendSpec> frontend_;
+  std::deque<FrontendTask> frontend_tasks_;
+  simgrid::s4u::SemaphorePtr frontend_ready_;  // counts frontend_tasks_
 };
 
 // One started server per node of the platform, in order.

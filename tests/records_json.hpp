@@ -23,9 +23,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonModelStats, server, model, inference_co
                                    last_inference_s, success, fail, queue, compute_input, compute_infer,
                                    compute_output, batch_stats, series, failure_rejected, pending)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EventRecord, job, event, start_s, end_s, cpu_s, preprocess_s, fallback_s,
-                                   inference_s, network_s, queue_s, gpu_s, requests, rejected_requests)
+                                   inference_s, network_s, frontend_s, queue_s, gpu_s, requests, rejected_requests)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RequestRecord, id, job, event, module, model, server, items, input_bytes,
-                                   output_bytes, sent_s, arrived_s, exec_start_s, exec_end_s, received_s, batch,
+                                   output_bytes, sent_s, arrived_s, enqueued_s, exec_start_s, exec_end_s, responded_s,
+                                   received_s, batch,
                                    status, reject_reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BatchRecord, id, server, model, instance, gpu, requests, units, start_s, end_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuRecord, server, gpu, busy_s)

@@ -13,9 +13,10 @@
 namespace sonicsim {
 namespace {
 
+// Entered Triton's scheduler at s (no frontend: arrival and enqueueing coincide).
 RequestRecord arrived_at(double s, int items) {
   RequestRecord r;
-  r.arrived_s = s;
+  r.arrived_s = r.enqueued_s = s;
   r.items = items;
   return r;
 }
