@@ -29,7 +29,10 @@ AnalyticModel analytic_model(const Scenario& s) {
   const double bandwidth_factor = net.bandwidth_factor.value_or(net.model == "LV08" ? 0.97 : 1.0);
 
   double upload_bytes = 0, download_bytes = 0;
-  for (const auto& g : s.platform.servers) m.gpus += g.count * g.gpus_per_server;
+  for (const auto& g : s.platform.servers) {
+    m.gpus += g.count * g.gpus_per_server;
+    if (g.frontend) m.frontend_threads += g.count * g.frontend->threads;
+  }
   const ServerGroup* path_server = nullptr;
   for (const Module& module : s.workload.modules) {
     if (const auto* cpu = std::get_if<CpuModule>(&module)) {
@@ -51,6 +54,9 @@ AnalyticModel analytic_model(const Scenario& s) {
     for (int r = 0; r < k; ++r) {
       const int items = std::min(inference.items_per_request, inference.items_per_event - r * inference.items_per_request);
       m.gpu_s += kernel_latency_s(tau, items);
+      if (const auto& frontend = groups.front()->frontend)
+        m.frontend_s += frontend->request_s(items * model.input_bytes_per_item) +
+                        frontend->response_s(items * model.output_bytes_per_item);
     }
     upload_bytes += inference.items_per_event * model.input_bytes_per_item;
     download_bytes += inference.items_per_event * model.output_bytes_per_item;
@@ -85,6 +91,11 @@ double gpu_knee_jobs(const AnalyticModel& m) {
   return m.gpu_s > 0 ? m.gpus * m.ideal_s() / m.gpu_s : std::numeric_limits<double>::infinity();
 }
 
+double frontend_knee_jobs(const AnalyticModel& m) {
+  return m.frontend_s > 0 && m.frontend_threads > 0 ? m.frontend_threads * m.ideal_s() / m.frontend_s
+                                                    : std::numeric_limits<double>::infinity();
+}
+
 double link_cap_jobs(const AnalyticModel& m, const SharedLink& link) {
   if (link.bytes_per_job_event <= 0 || link.jobs_per_link <= 0) return std::numeric_limits<double>::infinity();
   return link.bandwidth_Bps * m.ideal_s() / (link.bytes_per_job_event * link.jobs_per_link);
@@ -93,6 +104,8 @@ double link_cap_jobs(const AnalyticModel& m, const SharedLink& link) {
 AnalyticPrediction analytic_prediction(const AnalyticModel& m, double jobs) {
   AnalyticPrediction p{m.ideal_s(), "CPU-bound", "cpu"};
   if (m.gpus > 0 && jobs * m.gpu_s / m.gpus > p.per_event_s) p = {jobs * m.gpu_s / m.gpus, "GPU-saturated", "gpu"};
+  if (m.frontend_threads > 0 && jobs * m.frontend_s / m.frontend_threads > p.per_event_s)
+    p = {jobs * m.frontend_s / m.frontend_threads, "frontend-saturated", "frontend"};
   for (const SharedLink& link : m.links) {
     const double t = jobs * link.jobs_per_link * link.bytes_per_job_event / link.bandwidth_Bps;
     if (link.jobs_per_link > 0 && t > p.per_event_s) p = {t, "network-saturated (" + link.name + ")", link.name};

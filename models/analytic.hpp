@@ -1,7 +1,8 @@
 #pragma once
 // The closed-form t_SONIC model (design brief §1) of a grid-job scenario, extended to shared links:
 // one job's uncontended per-event time t_ideal, and with N concurrent jobs
-//   t(N) = max(t_ideal, N · t_GPU / N_GPU, max over shared links N · bytes_per_event / bandwidth).
+//   t(N) = max(t_ideal, N · t_GPU / N_GPU, N · t_frontend / frontend threads,
+//              max over shared links N · bytes_per_event / bandwidth).
 // Worker NICs are left out: the jobs of one node share one, but their number stops growing with N.
 // It assumes every GPU serves every inference module, mean module times, no batching across jobs,
 // and a network that carries each request at one flow's rate; the simulator goes beyond all three.
@@ -23,6 +24,8 @@ struct AnalyticModel {
   double cpu_s = 0;          // non-ML CPU modules, mean, on the pool's CPU
   double preprocess_s = 0;   // inference modules' preprocessing, mean
   double gpu_s = 0;          // GPU-busy time per event: sum of tau over the event's requests
+  double frontend_s = 0;     // server frontend per event: parsing requests, serialising responses
+  int frontend_threads = 0;  // handler threads over all servers (0: no frontend)
   double transfer_s = 0;     // bytes / one flow's rate, requests and responses
   double round_trips_s = 0;  // one path latency each way per request
   double cpu_fallback_s = 0; // modules with no server: their CPU fallback time
@@ -32,13 +35,13 @@ struct AnalyticModel {
   std::vector<SharedLink> links;
 
   double latency_s() const { return transfer_s + round_trips_s; }
-  double ideal_s() const { return cpu_s + preprocess_s + gpu_s + latency_s() + cpu_fallback_s; }
+  double ideal_s() const { return cpu_s + preprocess_s + gpu_s + frontend_s + latency_s() + cpu_fallback_s; }
 };
 
 struct AnalyticPrediction {
   double per_event_s = 0;
-  std::string regime;  // "CPU-bound", "GPU-saturated", "network-saturated (LINK)"
-  std::string limit;   // "cpu", "gpu" or the link's name
+  std::string regime;  // "CPU-bound", "GPU-saturated", "frontend-saturated", "network-saturated (LINK)"
+  std::string limit;   // "cpu", "gpu", "frontend" or the link's name
 };
 
 // Throws std::invalid_argument for a perf_analyzer scenario (no grid jobs).
@@ -49,6 +52,7 @@ AnalyticPrediction analytic_prediction(const AnalyticModel& model, double jobs);
 // The largest job count before each resource saturates: N_GPU · t_ideal / t_GPU and
 // bandwidth · t_ideal / bytes_per_event (per link); infinity when it never does.
 double gpu_knee_jobs(const AnalyticModel& model);
+double frontend_knee_jobs(const AnalyticModel& model);
 double link_cap_jobs(const AnalyticModel& model, const SharedLink& link);
 
 }  // namespace sonicsim

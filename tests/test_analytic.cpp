@@ -55,3 +55,19 @@ TEST_CASE("closed form and simulation agree within 5% on ProtoDUNE below, at and
     CHECK(std::abs(simulated / closed - 1) < 0.05);
   }
 }
+
+TEST_CASE("a server frontend adds its parsing and serialising to t_ideal and saturates at threads x t_ideal / t_frontend") {
+  nlohmann::json d = test::base_scenario();
+  d["platform"]["servers"][0]["frontend"] = {{"threads", 3}, {"per_request", "1ms"}, {"input_bandwidth", "0.8Gbps"}};
+  d["platform"]["site_uplink"]["bandwidth"] = "100Gbps";  // so that no link saturates first
+  d["platform"]["wan"]["bandwidth"] = "100Gbps";
+  const AnalyticModel m = analytic_model(test::parse(d));
+  // Four requests: 4 x 1 ms + 4 MB at 100 MB/s; no response cost given.
+  CHECK(m.frontend_s == doctest::Approx(4e-3 + 1000 * 4000 / 100e6));
+  CHECK(m.frontend_threads == 3);
+  CHECK(frontend_knee_jobs(m) == doctest::Approx(3 * m.ideal_s() / m.frontend_s));
+  d["platform"]["servers"][0].erase("frontend");
+  const AnalyticModel without = analytic_model(test::parse(d));
+  CHECK(m.ideal_s() == doctest::Approx(without.ideal_s() + m.frontend_s));
+  CHECK(analytic_prediction(m, 1000).regime == "frontend-saturated");  // 44 ms / 3 threads > 14 ms of GPU
+}

@@ -60,12 +60,16 @@ int analytic_command(const std::vector<std::string>& args) {
             << printf_string("  non-ML CPU        %10.3f s\n", m.cpu_s)
             << printf_string("  preprocessing     %10.3f s\n", m.preprocess_s)
             << printf_string("  GPU (sum of tau)  %10.3f s   %d requests on %d GPUs\n", m.gpu_s, m.requests_per_event, m.gpus)
+            << (m.frontend_s > 0 ? printf_string("  server frontend   %10.3f s   on %d handler threads\n", m.frontend_s,
+                                                 m.frontend_threads)
+                                 : std::string())
             << printf_string("  transfer          %10.3f s   at %.3f Gbps per flow\n", m.transfer_s, m.flow_rate_Bps * 8e-9)
             << printf_string("  round trips       %10.3f s\n", m.round_trips_s);
   if (m.cpu_fallback_s > 0) std::cout << printf_string("  CPU fallback      %10.3f s\n", m.cpu_fallback_s);
   std::cout << printf_string("  t_ideal           %10.3f s\n\n", m.ideal_s())
             << printf_string("saturation: GPUs at %.1f jobs (%.1f per GPU)", gpu_knee_jobs(m),
                              m.gpus ? gpu_knee_jobs(m) / m.gpus : 0.0);
+  if (m.frontend_threads > 0) std::cout << printf_string(", frontends at %.0f jobs", frontend_knee_jobs(m));
   for (const SharedLink& link : m.links) std::cout << printf_string(", %s at %.0f jobs", link.name.c_str(), link_cap_jobs(m, link));
   std::cout << "\n\n";
 

@@ -182,6 +182,7 @@ int plan_command(const std::vector<std::string>& args) {
   }
   std::cout << printf_string("closed form (t_SONIC): GPUs saturate at %.1f jobs (%.1f per GPU)", gpu_knee_jobs(closed),
                              gpus ? gpu_knee_jobs(closed) / gpus : 0.0);
+  if (closed.frontend_threads > 0) std::cout << printf_string(", frontends at %.0f jobs", frontend_knee_jobs(closed));
   for (const SharedLink& link : closed.links)
     std::cout << printf_string(", %s at %.0f jobs", link.name.c_str(), link_cap_jobs(closed, link));
   std::cout << '\n';
