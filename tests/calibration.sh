@@ -21,7 +21,7 @@ PY
 then pass; else fail "calibrate does not reproduce $model from $csv"; fi
 
 # 2. One job, one request in flight: the per-event time on the H100 differs from the T4 scenario by
-#    exactly the difference in summed kernel time (same network, same CPU work).
+#    exactly the difference in summed kernel time (same network, same frontend, same CPU work).
 "$sonicsim" run scenarios/protodune-2021-sonic.json --quiet --set /simulation/outputs=[] --output "$work/t4"
 "$sonicsim" run scenarios/protodune-h100-calibrated.json --quiet --set /simulation/outputs=[] --output "$work/h100"
 if python3 - "$work" "$model" <<'PY'
@@ -34,7 +34,9 @@ def tau_h100(b):  # linear between measured points (1693 lies between 1024 and 2
         if b0 <= b <= b1:
             return t0 + (b - b0) * (t1 - t0) / (b1 - b0)
     raise ValueError(b)
-tau_t4 = lambda b: 2e-3 + 47.9e-6 * b       # protodune-2021-sonic.json
+t4 = json.load(open("scenarios/protodune-2021-sonic.json"))["models"]["emtrkmichelid"]["kernel_latency"]
+assert t4["type"] == "affine" and t4["intercept"].endswith("ms") and t4["per_item"].endswith("us")
+tau_t4 = lambda b: float(t4["intercept"][:-2]) * 1e-3 + float(t4["per_item"][:-2]) * 1e-6 * b
 requests = [1693] * 32 + [55000 - 32 * 1693]  # 55,000 patches per event in requests of 1693
 expected = mean("t4") - sum(map(tau_t4, requests)) + sum(map(tau_h100, requests))
 print(f"H100 per-event time {mean('h100'):.6f} s, closed form {expected:.6f} s")

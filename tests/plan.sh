@@ -27,6 +27,11 @@ print(f"batch 1693: {j1693} jobs ({r1693} per GPU), closed-form knee {k1693}; ba
 assert abs(j1693 / (1.05 * k1693) - 1) < 0.03, "plan and the closed form disagree at batch 1693"
 assert abs(j235 / (1.05 * k235) - 1) < 0.03, "plan and the closed form disagree at batch 235"
 assert r235 < r1693, "smaller requests should need more GPUs per job"
+# The published ProtoDUNE study: flat to ~270 processes at batch 1693 and ~190 at batch 235 on 4 GPUs
+# (68 per GPU). The scenario's GPU/frontend split is calibrated on those knees (scenarios/README.md),
+# so this checks the search and the simulation against them, not an independent prediction.
+assert abs(r1693 - 68) <= 7, r1693
+assert abs(j235 / 190 - 1) < 0.1, j235
 assert abs(s1693 - 2.7) < 0.05, f"speed-up {s1693} against the published 2.7x"
 # Costs, recomputed from the plan's own numbers: (jobs x 0.01 + 4 x 0.35) EUR per hour over
 # jobs x 3600 / t_event events per hour; CPU only 0.01 x 330 / 3600 EUR per event.
