@@ -56,6 +56,19 @@ out=$("$sonicsim" analytic "$scenarios/protodune-2021-sonic.json" --jobs 1 100 4
 if [ $rc -eq 0 ] && [[ "$out" == *"CPU-bound"*"GPU-saturated"* ]] && [[ "$out" != *"differ by more"* ]]; then pass
 else fail "analytic: $rc $out"; fi
 
+# One handler thread per server: the frontend saturates first (closed form: 1 x 122.1 / 0.89 = 137
+# jobs), and plan names it.
+out=$("$sonicsim" plan "$scenarios/protodune-2021-sonic.json" --set /platform/servers/0/frontend/threads=1 --max-jobs 200 2>&1)
+if python3 - "$out" <<'PY'
+import re, sys
+text = sys.argv[1]
+cap = int(re.search(r"concurrent-job cap: (\d+) jobs, set by the server frontend", text).group(1))
+knee = float(re.search(r"frontends at (\d+) jobs", text).group(1))
+print(f"frontend cap {cap}, closed form {knee}")
+assert abs(cap / (1.05 * knee) - 1) < 0.05, (cap, knee)
+PY
+then pass; else fail "frontend-limited plan: $out"; fi
+
 # The 2022-campaign shape: the 100 Gb/s switch caps the jobs near (100 Gb/s / 4.06 Gb) x 24.6 s = 608,
 # and plan names it (the 5% tolerance puts the searched cap near 1.05 x 608 = 638).
 out=$("$sonicsim" plan "$scenarios/protodune-2022-campaign.json" 2>&1); rc=$?

@@ -54,19 +54,28 @@ struct Criteria {
   }
 };
 
-// What gives out first at a job count past the knee.
-std::string saturated_resource(const json& s, const Criteria& c) {
+// What gives out first at a job count past the knee, judged by what grew against one job alone:
+// a link busier than the threshold or than the GPUs, the GPUs, the frontends' handler threads, the
+// batcher queue with the GPUs not busy, or else the network's latency and sharing. (The client CPU
+// cannot: every job has its own core, and the search stops at the worker cores.)
+std::string saturated_resource(const json& s, const json& alone, const Criteria& c) {
   const Busiest link = busiest_link(s);
   const double gpu = s["gpu"]["utilization"].get<double>();
   if (link.utilization > c.link_threshold || link.utilization > gpu)
     return "link \"" + link.name + "\"" + printf_string(" (utilisation %.2f, GPU %.2f)", link.utilization, gpu);
-  const auto& breakdown = s["events"]["breakdown_mean_s"];
-  const double queue = breakdown["queue"].get<double>();
-  const double network = breakdown["network"].get<double>();
-  if (gpu > 0.8 || queue > network)
-    return printf_string("GPU (utilisation %.2f; %.2f s per event waiting in the batcher queue)", gpu, queue);
-  return printf_string("network latency and sharing (%.2f s per event on the network; busiest link \"%s\" at %.2f)", network,
-                       link.name.c_str(), link.utilization);
+  const auto grown = [&](const char* part) {
+    const auto& now = s["events"]["breakdown_mean_s"][part];
+    const auto& before = alone["events"]["breakdown_mean_s"][part];
+    return now.get<double>() - before.get<double>();
+  };
+  const double queue = grown("queue"), frontend = grown("frontend"), network = grown("network");
+  if (frontend > queue && frontend > network)
+    return printf_string("server frontend (%.2f s more per event waiting for a handler thread; GPU %.2f)", frontend, gpu);
+  if (gpu > 0.8) return printf_string("GPU (utilisation %.2f; %.2f s per event waiting in the batcher queue)", gpu, queue);
+  if (queue > network)
+    return printf_string("batcher queue (%.2f s more per event with the GPUs only %.2f busy)", queue, gpu);
+  return printf_string("network latency and sharing (%.2f s more per event on the network; busiest link \"%s\" at %.2f)",
+                       network, link.name.c_str(), link.utilization);
 }
 
 // Cost per event at the planned configuration (lo jobs on the scenario's GPUs) and on CPU only; with
@@ -171,14 +180,14 @@ int plan_command(const std::vector<std::string>& args) {
     std::cout << printf_string("no knee up to %d jobs (%s): the per-event time stays within %g%% of one job alone\n",
                                max_jobs, max_jobs == cores ? "every worker core" : "--max-jobs", 100 * tolerance);
   } else {
-    const std::string resource = saturated_resource(at_hi, criteria);
+    const std::string resource = saturated_resource(at_hi, alone, criteria);
     std::cout << printf_string("largest job count within tolerance: %d (%.3f s per event)\n", lo, mean_event_time(at_lo))
               << "saturates first at " << hi << " jobs: " << resource << '\n';
-    if (resource.rfind("link", 0) == 0)
-      std::cout << "concurrent-job cap: " << lo << " jobs, set by the " << resource << '\n';
-    else if (gpus > 0)
+    if (resource.rfind("GPU", 0) == 0 && gpus > 0)
       std::cout << printf_string("optimal CPU:GPU ratio: %.1f jobs per GPU (%d jobs on %d GPUs)\n",
                                  static_cast<double>(lo) / gpus, lo, gpus);
+    else
+      std::cout << "concurrent-job cap: " << lo << " jobs, set by the " << resource << '\n';
   }
   std::cout << printf_string("closed form (t_SONIC): GPUs saturate at %.1f jobs (%.1f per GPU)", gpu_knee_jobs(closed),
                              gpus ? gpu_knee_jobs(closed) / gpus : 0.0);
