@@ -11,6 +11,7 @@
 #include "sim/cli/plan_command.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/sweep_command.hpp"
+#include "sim/cli/validate_command.hpp"
 
 namespace {
 
@@ -22,6 +23,7 @@ const char* const kUsage =
     "  sweep SCENARIO.json  run a scenario over a grid of --set values, one process per point\n"
     "  plan SCENARIO.json   the CPU:GPU ratio, the job cap, what saturates first, the speed-up\n"
     "  analytic SCENARIO.json  the closed-form t_SONIC model next to the simulation\n"
+    "  validate SCENARIO.json LOG...  measured vs simulated, with tolerances (exit 1 on failure)\n"
     "  calibrate FILE...    fit kernel-latency models tau(batch) to measurements; --output MODEL.json\n"
     "\n"
     "`sonicsim COMMAND --help` describes a command's options.\n";
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
     if (command == "run") return sonicsim::cli::run_command(rest);
     if (command == "plan") return sonicsim::cli::plan_command(rest);
     if (command == "analytic") return sonicsim::cli::analytic_command(rest);
+    if (command == "validate") return sonicsim::cli::validate_command(rest);
     if (command == "sweep") return sonicsim::cli::sweep_command(rest);
     if (command == "calibrate") return sonicsim::cli::calibrate_command(rest);
     std::cerr << "sonicsim: error: unknown command \"" << command << "\"\n" << kUsage;

@@ -1,0 +1,84 @@
+#include "analysis/validation/comparison.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "analysis/distribution_distance.hpp"
+#include "analysis/statistics.hpp"
+
+namespace sonicsim::validation {
+namespace {
+
+double tolerance_for(const Tolerances& t, const std::string& id, double fallback) {
+  const auto it = t.by_metric.find(id);
+  return it != t.by_metric.end() ? it->second : fallback;
+}
+
+ValidationRow row(const std::string& id, const std::string& label, double measured, double simulated, double error,
+                  double tolerance) {
+  return ValidationRow{id, label, measured, simulated, error, tolerance, std::abs(error) <= tolerance};
+}
+
+}  // namespace
+
+ValidationRow compare_value(const std::string& id, const std::string& label, double measured, double simulated,
+                            const Tolerances& t) {
+  const double error = measured != 0 ? (simulated - measured) / measured : (simulated == 0 ? 0.0 : INFINITY);
+  return row(id, label, measured, simulated, error, tolerance_for(t, id, t.relative));
+}
+
+std::vector<ValidationRow> compare_times(const std::string& id, const std::string& label,
+                                         const std::vector<double>& measured, const std::vector<double>& simulated,
+                                         const Tolerances& t) {
+  const stats::Description m = stats::describe(measured), s = stats::describe(simulated);
+  std::vector<ValidationRow> rows = {
+      compare_value(id + "_mean", label + " mean (s)", m.mean, s.mean, t),
+      compare_value(id + "_p50", label + " p50 (s)", m.p50, s.p50, t),
+      compare_value(id + "_p90", label + " p90 (s)", m.p90, s.p90, t),
+      compare_value(id + "_p99", label + " p99 (s)", m.p99, s.p99, t),
+  };
+  const double ks = stats::ks_statistic(measured, simulated);
+  rows.push_back(row(id + "_ks", label + " KS statistic", 0, ks, ks, tolerance_for(t, id + "_ks", t.ks)));
+  const double w1 = stats::wasserstein1(measured, simulated);
+  rows.push_back(row(id + "_wasserstein", label + " Wasserstein-1 (s)", 0, w1, m.mean > 0 ? w1 / m.mean : 0,
+                     tolerance_for(t, id + "_wasserstein", t.relative)));
+  return rows;
+}
+
+std::vector<ValidationRow> compare_triton(const TritonWindow& m, const TritonWindow& s, const Tolerances& t) {
+  std::vector<ValidationRow> rows = {
+      compare_value("requests_per_s", "Triton requests/s", m.requests_per_s, s.requests_per_s, t),
+      compare_value("inferences_per_s", "Triton inferences/s", m.inferences_per_s, s.inferences_per_s, t),
+      compare_value("mean_batch", "mean batch size (items)", m.mean_batch, s.mean_batch, t),
+      compare_value("queue_per_request", "queue time per request (s)", m.queue_per_request_s, s.queue_per_request_s, t),
+  };
+  if (m.gpu_utilization && s.gpu_utilization)
+    rows.push_back(compare_value("gpu_utilization", "GPU utilisation", *m.gpu_utilization, *s.gpu_utilization, t));
+  return rows;
+}
+
+double events_per_s(const std::vector<LoggedEvent>& events) {
+  double first = INFINITY, last = -INFINITY;
+  for (const auto& e : events) first = std::min(first, e.start_s), last = std::max(last, e.end_s);
+  return last > first ? static_cast<double>(events.size()) / (last - first) : 0;
+}
+
+std::string format_rows(const std::vector<ValidationRow>& rows) {
+  std::string out;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-36s %14s %14s %10s %10s  %s\n", "metric", "measured", "simulated", "error",
+                "tolerance", "");
+  out += line;
+  for (const auto& r : rows) {
+    const bool distance = r.id.ends_with("_ks") || r.id.ends_with("_wasserstein");
+    char measured[32] = "";
+    if (!distance) std::snprintf(measured, sizeof measured, "%.6g", r.measured);
+    std::snprintf(line, sizeof line, "%-36s %14s %14.6g %9.2f%% %9.2f%%  %s\n", r.label.c_str(), measured, r.simulated,
+                  100 * r.error, 100 * r.tolerance, r.pass ? "ok" : "FAIL");
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace sonicsim::validation

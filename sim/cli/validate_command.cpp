@@ -1,0 +1,218 @@
+#include "sim/cli/validate_command.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "analysis/summary.hpp"
+#include "analysis/validation/comparison.hpp"
+#include "models/json_reader.hpp"
+#include "models/scenario_parser.hpp"
+#include "models/sweep_grid.hpp"
+#include "sim/cli/command_line.hpp"
+#include "sim/cli/overrides.hpp"
+#include "sim/isolated_run.hpp"
+#include "sim/simulation.hpp"
+
+namespace sonicsim::cli {
+namespace po = boost::program_options;
+using nlohmann::json;
+using namespace sonicsim::validation;
+
+namespace {
+
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
+struct Logs {
+  std::vector<LoggedEvent> events;
+  std::vector<LoggedJob> jobs;
+  std::vector<TritonScrape> scrapes;
+};
+
+// What a LOG argument is, from its content: condor_history JSON, Prometheus text, or an event CSV.
+void read_log(const std::string& argument, Logs& logs) {
+  const auto at = argument.rfind('@');
+  std::string path = argument;
+  std::optional<double> time_s;
+  if (at != std::string::npos && at > 0) {
+    try {
+      std::size_t used = 0;
+      time_s = std::stod(argument.substr(at + 1), &used);
+      if (used != argument.size() - at - 1) throw std::invalid_argument("");
+      path = argument.substr(0, at);
+    } catch (const std::exception&) {
+      time_s.reset();
+    }
+  }
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "line 1", "cannot open the file");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '[') {
+    const auto jobs = read_condor_history(path);
+    logs.jobs.insert(logs.jobs.end(), jobs.begin(), jobs.end());
+  } else if (text.find("nv_inference_") != std::string::npos) {
+    logs.scrapes.push_back(read_prometheus_scrape(path, time_s));
+  } else if (first != std::string::npos && text[first] == '{') {
+    throw InputError(path, "line 1", "a JSON object: expected condor_history -json output (an array of job ClassAds)");
+  } else {
+    const auto events = read_event_log(path);
+    logs.events.insert(logs.events.end(), events.begin(), events.end());
+  }
+}
+
+// What the simulation gives for comparison: every event (job, start, end) and the summary.
+json simulate_for_validation(const std::string& path, const Overrides& overrides) {
+  Overrides o = overrides;
+  o.emplace_back("/simulation/outputs", "[]");
+  const Scenario scenario = load_scenario(path, o);
+  if (scenario.perf_analyzer) throw po::error("validate compares grid-job workloads with site logs; this is a perf_analyzer load");
+  return json::parse(run_isolated([&] {
+    const SimulationResults results = simulate(scenario);
+    json events = json::array();
+    for (const EventRecord& e : results.events)
+      if (e.start_s >= results.warmup_s) events.push_back({e.job, e.start_s, e.end_s});
+    const Summary summary = summarize(results);
+    double success = 0, inferences = 0, executions = 0, queue_ns = 0;
+    for (const auto& t : summary.triton) {
+      success += static_cast<double>(t.success.count);
+      inferences += static_cast<double>(t.inference_count);
+      executions += static_cast<double>(t.execution_count);
+      queue_ns += static_cast<double>(t.queue.ns);
+    }
+    return json{{"events", events},
+                {"end_s", results.end_s},
+                {"triton", {success, inferences, executions, queue_ns}},
+                {"gpu_utilization", summary.gpu_utilization}}
+        .dump();
+  }));
+}
+
+std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tolerances& tolerances) {
+  std::vector<ValidationRow> rows;
+  std::vector<LoggedEvent> simulated;
+  for (const auto& e : sim["events"]) simulated.push_back({std::to_string(e[0].get<int>()), 0, e[1], e[2], ""});
+  if (!logs.events.empty()) {
+    std::vector<double> measured_times, simulated_times;
+    for (const auto& e : logs.events) measured_times.push_back(e.time_s());
+    for (const auto& e : simulated) simulated_times.push_back(e.time_s());
+    if (simulated_times.empty()) throw std::runtime_error("the simulation completed no event to compare");
+    rows = compare_times("event_time", "event time", measured_times, simulated_times, tolerances);
+    rows.push_back(compare_value("events_per_s", "events per second", events_per_s(logs.events), events_per_s(simulated),
+                                 tolerances));
+  }
+  if (!logs.jobs.empty()) {
+    std::map<std::string, std::pair<double, double>> spans;  // job -> first start, last end
+    for (const auto& e : simulated) {
+      auto [it, fresh] = spans.try_emplace(e.job, e.start_s, e.end_s);
+      if (!fresh) it->second = {std::min(it->second.first, e.start_s), std::max(it->second.second, e.end_s)};
+    }
+    std::vector<double> measured_times, simulated_times;
+    for (const auto& j : logs.jobs) measured_times.push_back(j.wall_s);
+    for (const auto& [job, span] : spans) simulated_times.push_back(span.second - span.first);
+    const auto job_rows = compare_times("job_time", "job wall time", measured_times, simulated_times, tolerances);
+    rows.insert(rows.end(), job_rows.begin(), job_rows.end());
+  }
+  if (!logs.scrapes.empty()) {
+    const auto& t = sim["triton"];
+    TritonScrape start, end;
+    end.time_s = sim["end_s"].get<double>();
+    end.success = t[0], end.inferences = t[1], end.executions = t[2], end.queue_us = t[3].get<double>() / 1000;
+    start.gpu_utilization = end.gpu_utilization = sim["gpu_utilization"].get<double>();
+    const auto triton_rows = compare_triton(triton_window(logs.scrapes), triton_window({start, end}), tolerances);
+    rows.insert(rows.end(), triton_rows.begin(), triton_rows.end());
+  }
+  return rows;
+}
+
+Tolerances read_tolerances(const std::string& path, const std::vector<std::string>& flags) {
+  Tolerances t;
+  if (!path.empty()) {
+    const json document = read_json_file(path);
+    const JsonNode root(document, "", path);
+    root.allow_only({"relative", "ks", "metrics"});
+    if (auto r = root.find("relative")) t.relative = r->number_at_least(0);
+    if (auto k = root.find("ks")) t.ks = k->number_at_least(0);
+    if (auto m = root.find("metrics"))
+      for (const std::string& id : m->keys()) t.by_metric[id] = m->at(id).number_at_least(0);
+  }
+  for (const std::string& flag : flags) {
+    const auto eq = flag.find('=');
+    try {
+      if (eq == std::string::npos) throw std::invalid_argument("");
+      t.by_metric[flag.substr(0, eq)] = std::stod(flag.substr(eq + 1));
+    } catch (const std::exception&) {
+      throw po::error("--tolerance expects METRIC=FRACTION (e.g. event_time_p99=0.2), got \"" + flag + "\"");
+    }
+  }
+  return t;
+}
+
+const ValidationRow* find_row(const std::vector<ValidationRow>& rows, const std::string& id) {
+  for (const auto& r : rows)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+int validate_command(const std::vector<std::string>& args) {
+  po::options_description options("sonicsim validate SCENARIO.json LOG... [options]\n"
+                                  "  LOG: per-event CSV, condor_history -json output, or a Triton /metrics scrape "
+                                  "(FILE@SECONDS when its samples carry no timestamp)");
+  std::vector<std::string> sets, tolerance_flags, fits;
+  std::string tolerance_file, fit_metric;
+  options.add_options()
+      ("help,h", "show this help")
+      ("tolerances", po::value(&tolerance_file), "JSON file: {\"relative\": 0.1, \"ks\": 0.2, \"metrics\": {ID: FRACTION}}")
+      ("tolerance", po::value(&tolerance_flags)->composing(), "METRIC=FRACTION for one metric (repeatable)")
+      ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
+      ("fit", po::value(&fits)->composing(),
+       "/JSON/POINTER=VALUES: try each value and keep the one closest to the logs (one axis, as in sweep)")
+      ("fit-metric", po::value(&fit_metric), "metric id minimised by --fit (default: the first time distribution's "
+                                             "Wasserstein-1 distance)");
+  std::vector<std::string> positional;
+  const auto parsed = parse_command_line(args, options, "input", po::value(&positional)->composing(), -1);
+  if (!parsed) return 0;
+  if (positional.size() < 2) throw po::error("expected a scenario and at least one log (sonicsim validate SCENARIO.json LOG...)");
+  if (fits.size() > 1) throw po::error("--fit takes one axis at a time");
+  const std::string scenario_path = positional.front();
+  const Tolerances tolerances = read_tolerances(tolerance_file, tolerance_flags);
+  Logs logs;
+  for (std::size_t i = 1; i < positional.size(); ++i) read_log(positional[i], logs);
+  Overrides overrides = parse_overrides(sets);
+
+  if (!fits.empty()) {
+    const SweepAxis axis = parse_sweep_axis(fits.front());
+    std::string metric = fit_metric;
+    if (metric.empty()) metric = logs.events.empty() ? (logs.jobs.empty() ? "requests_per_s" : "job_time_wasserstein")
+                                                     : "event_time_wasserstein";
+    std::printf("fitting %s to the logs by %s\n%16s  %12s\n", axis.pointer.c_str(), metric.c_str(), "value", "error");
+    double best_error = INFINITY;
+    std::string best;
+    for (const std::string& value : axis.values) {
+      Overrides o = overrides;
+      o.emplace_back(axis.pointer, value);
+      const auto rows = compare(logs, simulate_for_validation(scenario_path, o), tolerances);
+      const ValidationRow* row = find_row(rows, metric);
+      if (!row) throw po::error("--fit-metric \"" + metric + "\" is not among the metrics these logs give");
+      std::printf("%16s  %11.4f%%\n", value.c_str(), 100 * std::abs(row->error));
+      if (std::abs(row->error) < best_error) best_error = std::abs(row->error), best = value;
+    }
+    std::printf("best: %s = %s (%s error %.4f%%)\n\n", axis.pointer.c_str(), best.c_str(), metric.c_str(), 100 * best_error);
+    overrides.emplace_back(axis.pointer, best);
+  }
+
+  const auto rows = compare(logs, simulate_for_validation(scenario_path, overrides), tolerances);
+  std::cout << "validation of " << scenario_path << " against " << positional.size() - 1
+            << (positional.size() == 2 ? " log\n" : " logs\n") << format_rows(rows);
+  int failed = 0;
+  for (const auto& r : rows) failed += r.pass ? 0 : 1;
+  std::cout << (failed ? std::to_string(failed) + " of " + std::to_string(rows.size()) + " metrics outside their tolerance\n"
+                       : "all " + std::to_string(rows.size()) + " metrics within their tolerance\n");
+  return failed ? 1 : 0;
+}
+
+}  // namespace sonicsim::cli

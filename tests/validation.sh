@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# sonicsim validate round trips: logs written by sonicsim from a scenario validate with near-zero
+# error against the same scenario and fail against a perturbed one; --fit finds the perturbation.
+set -u
+sonicsim=$1
+repo=$2
+source "$(dirname "$0")/harness.sh"
+scenario=$repo/scenarios/protodune-2021-sonic.json
+jobs=(--set /workload/jobs=300)
+
+"$sonicsim" run "$scenario" --quiet "${jobs[@]}" --set '/simulation/outputs=["events","metrics"]' --output "$work/logs"
+end=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['simulated_time_s'])" "$work/logs/summary.json")
+# The Prometheus counters at time 0, before any request.
+printf 'nv_inference_request_success{model="emtrkmichelid",version="1"} 0\nnv_inference_count{model="emtrkmichelid",version="1"} 0\nnv_inference_exec_count{model="emtrkmichelid",version="1"} 0\nnv_inference_queue_duration_us{model="emtrkmichelid",version="1"} 0\n' \
+  > "$work/logs/metrics-start.prom"
+# condor_history -json of the same run: each job's span from its first event's start to its last end.
+python3 - "$work/logs/events.csv" > "$work/logs/condor.json" <<'PY'
+import csv, json, sys
+spans = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    s, e = float(r["start_s"]), float(r["end_s"])
+    a, b = spans.get(r["job"], (s, e))
+    spans[r["job"]] = (min(a, s), max(b, e))
+print(json.dumps([{"ClusterId": 1, "ProcId": int(j), "JobCurrentStartDate": s, "CompletionDate": e,
+                   "RemoteWallClockTime": e - s} for j, (s, e) in spans.items()], indent=1))
+PY
+logs=("$work/logs/events.csv" "$work/logs/condor.json" "$work/logs/metrics-start.prom@0"
+      "$work/logs/metrics-cloud-t4-0.prom@$end")
+
+# 1. Same scenario: every metric within 0.1% (the CSV's microsecond rounding and the metrics'
+#    whole microseconds are all that differ), exit 0.
+out=$("$sonicsim" validate "$scenario" "${logs[@]}" "${jobs[@]}" --tolerances <(echo '{"relative": 0.001, "ks": 0.01}') 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"all 18 metrics within their tolerance"* ]]; then pass; else fail "round trip: $rc $out"; fi
+
+# 2. A perturbed scenario (non-ML CPU 110 s -> 125 s) fails, exit 1.
+out=$("$sonicsim" validate "$scenario" "${logs[@]}" "${jobs[@]}" --set /workload/modules/0/time=125s 2>&1); rc=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"outside their tolerance"* ]] && [[ "$out" == *"event time KS statistic"*"FAIL"* ]]; then pass
+else fail "perturbed: $rc $out"; fi
+
+# 3. --fit recovers the CPU time the logs were made with.
+out=$("$sonicsim" validate "$scenario" "$work/logs/events.csv" "${jobs[@]}" --fit /workload/modules/0/time=100s,105s,110s,115s,120s 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"best: /workload/modules/0/time = 110s"* ]]; then pass; else fail "fit: $rc $out"; fi
+
+# 4. Bad logs: a clear error naming the file, exit 2.
+printf 'job,event,start_s,end_s\n0,0,1.0,soon\n' > "$work/bad.csv"
+out=$("$sonicsim" validate "$scenario" "$work/bad.csv" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"bad.csv: line 2, column \"end_s\": expected a number"* ]]; then pass; else fail "bad log: $rc $out"; fi
+
+finish
