@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The validation suite: every published result it lists is within its tolerance or has its
+# deviation explained, and the committed report (docs/validation.md) is what the suite writes now.
+set -u
+sonicsim=$1
+repo=$2
+source "$(dirname "$0")/harness.sh"
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
+
+if "$python" "$repo/analysis/validation/run_suite.py" --sonicsim "$sonicsim" --cases "$repo/scenarios/validation/cases.json" \
+     --report "$work/validation.md" --plot "$work/validation.png"; then pass; else fail "a validation case is outside its tolerance"; fi
+if diff -u "$repo/docs/validation.md" "$work/validation.md"; then pass
+else fail "docs/validation.md is out of date: regenerate it with analysis/validation/run_suite.py (README)"; fi
+
+finish
