@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "analysis/validation/comparison.hpp"
+#include "analysis/validation/perf_profile.hpp"
 #include "analysis/validation/site_logs.hpp"
 #include "models/json_reader.hpp"
 
@@ -96,4 +97,17 @@ TEST_CASE("comparison rows: relative errors, KS and Wasserstein, tolerances by m
   CHECK(rows[5].error == doctest::Approx(2.5 / 25));  // W1 = mean shift 2.5 s, over the 25 s mean
   CHECK(rows[5].pass);  // 0.1 <= 0.1
   CHECK_FALSE(compare_value("x", "x", 100, 121, t).pass);
+}
+
+TEST_CASE("perf_analyzer's JSON profile: latencies of the requests answered inside the windows") {
+  const auto experiments = validation::read_perf_profile(logs("perf_profile.json"));
+  REQUIRE(experiments.size() == 2);
+  CHECK(experiments[0].mode == "concurrency");
+  CHECK(experiments[0].value == 1);
+  // The first response (at +2 ms) is inside the windows (+1 ms ... +7 ms), as are the next two; the
+  // fourth request was never answered.
+  REQUIRE(experiments[0].latencies_s.size() == 3);
+  CHECK(experiments[0].latencies_s[0] == doctest::Approx(2e-3));
+  CHECK(experiments[0].latencies_s[2] == doctest::Approx(2.2e-3));
+  CHECK(experiments[1].latencies_s == std::vector<double>{3e-3, 4e-3});
 }

@@ -43,7 +43,17 @@ out=$("$sonicsim" validate "$scenario" "$work/logs/events.csv" "${jobs[@]}" --fi
 rc=$?
 if [ $rc -eq 0 ] && [[ "$out" == *"best: /workload/modules/0/time = 110s"* ]]; then pass; else fail "fit: $rc $out"; fi
 
-# 4. Bad logs: a clear error naming the file, exit 2.
+# 4. perf_analyzer logs against a perf_analyzer scenario: its own CSV validates exactly; a foreign
+#    profile export (2-4 ms latencies at concurrency 1 and 2) is read and fails.
+perf=$repo/scenarios/perf-analyzer-small-requests.json
+"$sonicsim" run "$perf" --quiet --set /perf_analyzer/concurrency=[1,2] --perf-csv "$work/perf.csv"
+out=$("$sonicsim" validate "$perf" "$work/perf.csv" --set /perf_analyzer/concurrency=[1,2] 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"p99 latency (us) at Concurrency 2 "*"0.00%"*"all 6 metrics within"* ]]; then pass
+else fail "perf CSV round trip: $rc $out"; fi
+out=$("$sonicsim" validate "$perf" "$repo/tests/data/logs/perf_profile.json" --set /perf_analyzer/concurrency=[1,2] 2>&1); rc=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"latency at concurrency 2 KS statistic"* ]]; then pass; else fail "perf profile: $rc $out"; fi
+
+# 5. Bad logs: a clear error naming the file, exit 2.
 printf 'job,event,start_s,end_s\n0,0,1.0,soon\n' > "$work/bad.csv"
 out=$("$sonicsim" validate "$scenario" "$work/bad.csv" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"bad.csv: line 2, column \"end_s\": expected a number"* ]]; then pass; else fail "bad log: $rc $out"; fi

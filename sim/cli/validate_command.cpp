@@ -7,7 +7,11 @@
 #include <map>
 
 #include "analysis/summary.hpp"
+#include "analysis/calibration/perf_analyzer_csv.hpp"
+#include "analysis/perf_report.hpp"
 #include "analysis/validation/comparison.hpp"
+#include "analysis/validation/perf_profile.hpp"
+#include "sim/perf_simulation.hpp"
 #include "models/json_reader.hpp"
 #include "models/scenario_parser.hpp"
 #include "models/sweep_grid.hpp"
@@ -25,10 +29,19 @@ namespace {
 
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
+std::string load_label(double load) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", load);
+  return text;
+}
+
 struct Logs {
   std::vector<LoggedEvent> events;
   std::vector<LoggedJob> jobs;
   std::vector<TritonScrape> scrapes;
+  std::vector<calibration::PerfAnalyzerTable> perf_tables;  // perf_analyzer -f CSVs
+  std::vector<ProfileExperiment> profile;                   // perf_analyzer --profile-export-file
+  bool perf() const { return !perf_tables.empty() || !profile.empty(); }
 };
 
 // What a LOG argument is, from its content: condor_history JSON, Prometheus text, or an event CSV.
@@ -56,7 +69,10 @@ void read_log(const std::string& argument, Logs& logs) {
   } else if (text.find("nv_inference_") != std::string::npos) {
     logs.scrapes.push_back(read_prometheus_scrape(path, time_s));
   } else if (first != std::string::npos && text[first] == '{') {
-    throw InputError(path, "line 1", "a JSON object: expected condor_history -json output (an array of job ClassAds)");
+    const auto experiments = read_perf_profile(path);
+    logs.profile.insert(logs.profile.end(), experiments.begin(), experiments.end());
+  } else if (text.rfind("Concurrency,", 0) == 0 || text.rfind("Request Rate,", 0) == 0) {
+    logs.perf_tables.push_back(calibration::read_perf_analyzer_csv(path));
   } else {
     const auto events = read_event_log(path);
     logs.events.insert(logs.events.end(), events.begin(), events.end());
@@ -88,6 +104,54 @@ json simulate_for_validation(const std::string& path, const Overrides& overrides
                 {"gpu_utilization", summary.gpu_utilization}}
         .dump();
   }));
+}
+
+// A perf_analyzer scenario: each load level simulated in its own process; its perf_analyzer row
+// and the latencies (s) of the requests answered inside the windows.
+json simulate_perf_for_validation(const std::string& path, const Overrides& overrides) {
+  const Scenario scenario = load_scenario(path, overrides);
+  if (!scenario.perf_analyzer) throw po::error("perf_analyzer logs need a scenario with a \"perf_analyzer\" load");
+  json levels = json::array();
+  for (std::size_t level = 0; level < scenario.perf_analyzer->levels.size(); ++level)
+    levels.push_back(json::parse(run_isolated([&] {
+      const PerfMeasurement m = simulate_perf_level(scenario, level);
+      std::vector<double> latencies;
+      for (std::int64_t ns : m.latencies_ns) latencies.push_back(static_cast<double>(ns) * 1e-9);
+      return json{{"level", m.level}, {"row", perf_row(m)}, {"latencies_s", latencies}}.dump();
+    })));
+  return levels;
+}
+
+std::vector<ValidationRow> compare_perf(const Logs& logs, const json& levels, const Tolerances& tolerances) {
+  const auto simulated_level = [&](double load) -> const json& {
+    for (const auto& l : levels)
+      if (std::abs(l["level"].get<double>() - load) <= 1e-9 * load) return l;
+    throw po::error("the logs measured load " + load_label(load) + ", which the scenario's perf_analyzer levels do not have");
+  };
+  std::vector<ValidationRow> rows;
+  for (const auto& table : logs.perf_tables)
+    for (const auto& measured : table.rows) {
+      const json& sim = simulated_level(measured.load);
+      const PerfRow row = sim["row"].get<PerfRow>();
+      const std::string id = "perf_" + load_label(measured.load), at = " at " + table.load_column + " " + load_label(measured.load);
+      rows.push_back(compare_value(id + "_inferences_per_s", "inferences/s" + at, measured.inferences_per_s,
+                                   row.inferences_per_s, tolerances));
+      if (measured.p50_us)
+        rows.push_back(compare_value(id + "_p50", "p50 latency (us)" + at, static_cast<double>(*measured.p50_us),
+                                     static_cast<double>(row.p50_us), tolerances));
+      if (measured.p99_us)
+        rows.push_back(compare_value(id + "_p99", "p99 latency (us)" + at, static_cast<double>(*measured.p99_us),
+                                     static_cast<double>(row.p99_us), tolerances));
+    }
+  for (const auto& experiment : logs.profile) {
+    const json& sim = simulated_level(experiment.value);
+    const auto latency_rows = compare_times("perf_" + load_label(experiment.value) + "_latency",
+                                            "latency at " + experiment.mode + " " + load_label(experiment.value),
+                                            experiment.latencies_s, sim["latencies_s"].get<std::vector<double>>(),
+                                            tolerances);
+    rows.insert(rows.end(), latency_rows.begin(), latency_rows.end());
+  }
+  return rows;
 }
 
 std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tolerances& tolerances) {
@@ -127,6 +191,16 @@ std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tole
   return rows;
 }
 
+std::vector<ValidationRow> simulate_and_compare(const std::string& path, const Overrides& overrides, const Logs& logs,
+                                                const Tolerances& tolerances) {
+  if (logs.perf()) {
+    if (!logs.events.empty() || !logs.jobs.empty() || !logs.scrapes.empty())
+      throw po::error("perf_analyzer logs and grid-job logs need different scenarios: validate them separately");
+    return compare_perf(logs, simulate_perf_for_validation(path, overrides), tolerances);
+  }
+  return compare(logs, simulate_for_validation(path, overrides), tolerances);
+}
+
 Tolerances read_tolerances(const std::string& path, const std::vector<std::string>& flags) {
   Tolerances t;
   if (!path.empty()) {
@@ -160,8 +234,9 @@ const ValidationRow* find_row(const std::vector<ValidationRow>& rows, const std:
 
 int validate_command(const std::vector<std::string>& args) {
   po::options_description options("sonicsim validate SCENARIO.json LOG... [options]\n"
-                                  "  LOG: per-event CSV, condor_history -json output, or a Triton /metrics scrape "
-                                  "(FILE@SECONDS when its samples carry no timestamp)");
+                                  "  LOG: per-event CSV, condor_history -json output, a Triton /metrics scrape "
+                                  "(FILE@SECONDS when its samples carry no timestamp);\n"
+                                  "  or, for a perf_analyzer scenario, perf_analyzer's CSV (-f) or JSON profile export");
   std::vector<std::string> sets, tolerance_flags, fits;
   std::string tolerance_file, fit_metric;
   options.add_options()
@@ -187,15 +262,19 @@ int validate_command(const std::vector<std::string>& args) {
   if (!fits.empty()) {
     const SweepAxis axis = parse_sweep_axis(fits.front());
     std::string metric = fit_metric;
-    if (metric.empty()) metric = logs.events.empty() ? (logs.jobs.empty() ? "requests_per_s" : "job_time_wasserstein")
-                                                     : "event_time_wasserstein";
+    if (metric.empty())
+      metric = !logs.events.empty() ? "event_time_wasserstein"
+               : !logs.jobs.empty() ? "job_time_wasserstein"
+               : !logs.profile.empty() ? "perf_" + load_label(logs.profile.front().value) + "_latency_wasserstein"
+               : !logs.perf_tables.empty() ? "perf_" + load_label(logs.perf_tables.front().rows.front().load) + "_p50"
+                                           : "requests_per_s";
     std::printf("fitting %s to the logs by %s\n%16s  %12s\n", axis.pointer.c_str(), metric.c_str(), "value", "error");
     double best_error = INFINITY;
     std::string best;
     for (const std::string& value : axis.values) {
       Overrides o = overrides;
       o.emplace_back(axis.pointer, value);
-      const auto rows = compare(logs, simulate_for_validation(scenario_path, o), tolerances);
+      const auto rows = simulate_and_compare(scenario_path, o, logs, tolerances);
       const ValidationRow* row = find_row(rows, metric);
       if (!row) throw po::error("--fit-metric \"" + metric + "\" is not among the metrics these logs give");
       std::printf("%16s  %11.4f%%\n", value.c_str(), 100 * std::abs(row->error));
@@ -205,7 +284,7 @@ int validate_command(const std::vector<std::string>& args) {
     overrides.emplace_back(axis.pointer, best);
   }
 
-  const auto rows = compare(logs, simulate_for_validation(scenario_path, overrides), tolerances);
+  const auto rows = simulate_and_compare(scenario_path, overrides, logs, tolerances);
   std::cout << "validation of " << scenario_path << " against " << positional.size() - 1
             << (positional.size() == 2 ? " log\n" : " logs\n") << format_rows(rows);
   int failed = 0;
