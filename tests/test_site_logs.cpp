@@ -111,3 +111,9 @@ TEST_CASE("perf_analyzer's JSON profile: latencies of the requests answered insi
   CHECK(experiments[0].latencies_s[2] == doctest::Approx(2.2e-3));
   CHECK(experiments[1].latencies_s == std::vector<double>{3e-3, 4e-3});
 }
+
+TEST_CASE("a malformed profile export names the JSON pointer") {
+  CHECK(error_of([] { validation::read_perf_profile(logs("perf_profile_bad.json")); })
+            .find("perf_profile_bad.json: /experiments/0/requests/0/response_timestamps/0: expected a response after") !=
+        std::string::npos);
+}
