@@ -37,6 +37,15 @@ nlohmann::json base_scenario() {
   })");
 }
 
+std::string input_error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 Scenario parse(const nlohmann::json& document) { return parse_scenario(document, "test.json"); }
 
 SimulationResults simulate_isolated(const Scenario& scenario) {

@@ -10,6 +10,7 @@
 #include "analysis/calibration/calibration_csv.hpp"
 #include "analysis/calibration/perf_analyzer_csv.hpp"
 #include "models/json_reader.hpp"
+#include "tests/support.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::calibration;
@@ -40,15 +41,6 @@ const char* const kPerf =
     "8,140.1,240,2500,40000,215,11800,21,4,56000,60000,61000,63000\n"
     "4,141.0,235,2400,16000,212,11795,20,4,28000,30000,31000,32000\n";
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 }  // namespace
 
 TEST_CASE("a calibration CSV gives its provenance and the chosen statistic with its standard error") {
@@ -70,36 +62,36 @@ TEST_CASE("malformed calibration CSVs name the line and the column") {
   const std::string header = "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats\n";
   {
     TempFile f("calibration_bad_number.csv", header + "1,2e-4,2e-4,3e-4,1e-5,10\n8,fast,2e-4,3e-4,1e-5,10\n");
-    const std::string e = error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); });
+    const std::string e = test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); });
     CHECK(e.find("calibration_bad_number.csv: line 4, column \"mean_s\": expected a number, got \"fast\"") != std::string::npos);
   }
   {
     TempFile f("calibration_negative.csv", header + "1,-2e-4,2e-4,3e-4,1e-5,10\n");
-    CHECK(error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
+    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
               .find("line 3, column \"mean_s\": expected a positive number of seconds") != std::string::npos);
   }
   {
     TempFile f("calibration_unsorted.csv", header + "8,2e-4,2e-4,3e-4,1e-5,10\n4,2e-4,2e-4,3e-4,1e-5,10\n");
-    CHECK(error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
+    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
               .find("line 4, column \"batch_size\": expected batch sizes in strictly increasing order") != std::string::npos);
   }
   {
     TempFile f("calibration_short_row.csv", header + "1,2e-4,2e-4\n");
-    const std::string e = error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); });
+    const std::string e = test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); });
     CHECK(e.find("calibration_short_row.csv: line 3") != std::string::npos);
   }
   {
     TempFile f("calibration_missing_column.csv", "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,stddev_s,repeats\n");
-    CHECK(error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); }).find("p99_s") != std::string::npos);
+    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); }).find("p99_s") != std::string::npos);
   }
   {
     TempFile f("calibration_no_magic.csv", "batch_size,mean_s\n");
-    CHECK(error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
+    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
               .find("line 1: expected \"# sonicsim calibration data v1\"") != std::string::npos);
   }
   {
     TempFile f("calibration_empty.csv", header);
-    CHECK(error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); }).find("at least one row") !=
+    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); }).find("at least one row") !=
           std::string::npos);
   }
 }
@@ -134,7 +126,7 @@ TEST_CASE("a request-rate perf_analyzer CSV without server columns is read, but 
   const PerfAnalyzerTable table = read_perf_analyzer_csv(file.path);
   CHECK(table.load_column == "Request Rate");
   CHECK_FALSE(table.rows[0].compute_infer_us.has_value());
-  CHECK(error_of([&] { kernel_point_from_perf_analyzer(table, 1); }).find("Server Compute Infer") != std::string::npos);
+  CHECK(test::input_error_of([&] { kernel_point_from_perf_analyzer(table, 1); }).find("Server Compute Infer") != std::string::npos);
 }
 
 TEST_CASE("malformed perf_analyzer CSVs name the line and the column") {
@@ -143,21 +135,21 @@ TEST_CASE("malformed perf_analyzer CSVs name the line and the column") {
       "Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency\n";
   {
     TempFile f("perf_fractional_us.csv", header + "1,69.2,225,2148,64,206,11781.5,19,0,13891,18795,19753,21018\n");
-    CHECK(error_of([&] { read_perf_analyzer_csv(f.path); })
+    CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); })
               .find("perf_fractional_us.csv: line 2, column \"Server Compute Infer\": expected an integer, got \"11781.5\"") !=
           std::string::npos);
   }
   {
     TempFile f("perf_bad_rate.csv", header + "1,69.2,225,2148,64,206,11781,19,0,13891,18795,19753,21018\n"
                                              "2,lots,225,2148,64,206,11781,19,0,13891,18795,19753,21018\n");
-    CHECK(error_of([&] { read_perf_analyzer_csv(f.path); }).find("line 3, column \"Inferences/Second\"") != std::string::npos);
+    CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); }).find("line 3, column \"Inferences/Second\"") != std::string::npos);
   }
   {
     TempFile f("perf_short_row.csv", header + "1,69.2,225\n");
-    CHECK(error_of([&] { read_perf_analyzer_csv(f.path); }).find("line 2") != std::string::npos);
+    CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); }).find("line 2") != std::string::npos);
   }
   {
     TempFile f("perf_both_loads.csv", "Concurrency,Request Rate,Inferences/Second,Client Send,Client Recv\n1,1,1,1,1\n");
-    CHECK(error_of([&] { read_perf_analyzer_csv(f.path); }).find("exactly one of the columns") != std::string::npos);
+    CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); }).find("exactly one of the columns") != std::string::npos);
   }
 }

@@ -7,6 +7,7 @@
 #include "analysis/validation/perf_profile.hpp"
 #include "analysis/validation/site_logs.hpp"
 #include "models/json_reader.hpp"
+#include "tests/support.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::validation;
@@ -14,15 +15,6 @@ using namespace sonicsim::validation;
 namespace {
 
 std::string logs(const std::string& name) { return std::string(SONICSIM_TEST_DATA_DIR) + "/logs/" + name; }
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 }  // namespace
 
@@ -41,9 +33,9 @@ TEST_CASE("an event log with ISO 8601 times and UTC offsets") {
 }
 
 TEST_CASE("malformed event logs name the line and the column") {
-  CHECK(error_of([] { read_event_log(logs("events_bad_time.csv")); })
+  CHECK(test::input_error_of([] { read_event_log(logs("events_bad_time.csv")); })
             .find("events_bad_time.csv: line 3, column \"start\": expected an ISO 8601 time") != std::string::npos);
-  CHECK(error_of([] { read_event_log(logs("condor_history.json")); }).find("condor_history.json") != std::string::npos);
+  CHECK(test::input_error_of([] { read_event_log(logs("condor_history.json")); }).find("condor_history.json") != std::string::npos);
 }
 
 TEST_CASE("condor_history -json: wall time, CPU time, skipping unfinished jobs") {
@@ -55,7 +47,7 @@ TEST_CASE("condor_history -json: wall time, CPU time, skipping unfinished jobs")
   CHECK(jobs[0].machine == "slot1_3@wn-042.example.org");
   // No RemoteWallClockTime: CompletionDate - JobCurrentStartDate.
   CHECK(jobs[1].wall_s == 1651407680 - 1651406420);
-  CHECK(error_of([] { read_condor_history(logs("condor_history_bad.json")); })
+  CHECK(test::input_error_of([] { read_condor_history(logs("condor_history_bad.json")); })
             .find("condor_history_bad.json: /0/RemoteWallClockTime: expected a number") != std::string::npos);
 }
 
@@ -77,9 +69,9 @@ TEST_CASE("Prometheus samples with timestamps need no scrape time; without, they
   const auto a = read_prometheus_scrape(logs("triton_metrics_stamped_0.txt"), std::nullopt);
   const auto b = read_prometheus_scrape(logs("triton_metrics_stamped_1.txt"), std::nullopt);
   CHECK(triton_window({a, b}).requests_per_s == doctest::Approx(2.0));
-  CHECK(error_of([] { read_prometheus_scrape(logs("triton_metrics_0.txt"), std::nullopt); }).find("@SECONDS") !=
+  CHECK(test::input_error_of([] { read_prometheus_scrape(logs("triton_metrics_0.txt"), std::nullopt); }).find("@SECONDS") !=
         std::string::npos);
-  CHECK(error_of([] { read_prometheus_scrape(logs("triton_metrics_bad.txt"), 1.0); })
+  CHECK(test::input_error_of([] { read_prometheus_scrape(logs("triton_metrics_bad.txt"), 1.0); })
             .find("triton_metrics_bad.txt: line 1: expected a sample value") != std::string::npos);
   CHECK_THROWS_AS(triton_window({a}), std::invalid_argument);
 }
@@ -113,7 +105,7 @@ TEST_CASE("perf_analyzer's JSON profile: latencies of the requests answered insi
 }
 
 TEST_CASE("a malformed profile export names the JSON pointer") {
-  CHECK(error_of([] { validation::read_perf_profile(logs("perf_profile_bad.json")); })
+  CHECK(test::input_error_of([] { validation::read_perf_profile(logs("perf_profile_bad.json")); })
             .find("perf_profile_bad.json: /experiments/0/requests/0/response_timestamps/0: expected a response after") !=
         std::string::npos);
 }
