@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <simgrid/Exception.hpp>
+
 #include "sim/platform.hpp"
 
 namespace sonicsim::sim {
@@ -101,7 +103,15 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
 
   while (answered < total) {
     while (outstanding < module.in_flight && sent < total) send_next();
-    const auto done = static_cast<std::size_t>(sg4::Activity::wait_any(activities));
+    std::size_t done = 0;
+    try {
+      done = static_cast<std::size_t>(sg4::Activity::wait_any(activities));
+    } catch (const simgrid::ForcefulKillException&) {
+      // A duration run ends by killing the jobs mid-request. SimGrid reports every started comm
+      // freed before completion, so these stay referenced until the process ends.
+      for (const auto& activity : activities) intrusive_ptr_add_ref(activity.get());
+      throw;
+    }
     const Pending finished = *pending[done];
     activities.erase(activities.begin() + static_cast<std::ptrdiff_t>(done));
     pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(done));
