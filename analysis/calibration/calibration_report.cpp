@@ -4,15 +4,10 @@
 #include <sstream>
 
 #include "models/latency_model_file.hpp"
+#include "models/text_format.hpp"
 
 namespace sonicsim::calibration {
 namespace {
-
-std::string printf_string(const char* format, auto... values) {
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer, format, values...);
-  return buffer;
-}
 
 std::string provenance_value(const CalibrationInput& input, const std::string& key) {
   for (const auto& [k, v] : input.provenance)

@@ -12,17 +12,12 @@
 #include "sim/cli/overrides.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"
+#include "models/text_format.hpp"
 
 namespace sonicsim::cli {
 namespace po = boost::program_options;
 
 namespace {
-
-std::string printf_string(const char* format, auto... values) {
-  char buffer[512];
-  std::snprintf(buffer, sizeof buffer, format, values...);
-  return buffer;
-}
 
 double simulated_mean(const std::string& path, const std::vector<std::pair<std::string, std::string>>& base, int jobs) {
   auto overrides = base;

@@ -11,18 +11,13 @@
 #include "sim/cli/overrides.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"
+#include "models/text_format.hpp"
 
 namespace sonicsim::cli {
 namespace po = boost::program_options;
 using nlohmann::json;
 
 namespace {
-
-std::string printf_string(const char* format, auto... values) {
-  char buffer[512];
-  std::snprintf(buffer, sizeof buffer, format, values...);
-  return buffer;
-}
 
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
