@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "models/text_format.hpp"
+
 namespace sonicsim {
 namespace {
 
@@ -99,6 +101,14 @@ double frontend_knee_jobs(const AnalyticModel& m) {
 double link_cap_jobs(const AnalyticModel& m, const SharedLink& link) {
   if (link.bytes_per_job_event <= 0 || link.jobs_per_link <= 0) return std::numeric_limits<double>::infinity();
   return link.bandwidth_Bps * m.ideal_s() / (link.bytes_per_job_event * link.jobs_per_link);
+}
+
+std::string describe_saturation(const AnalyticModel& m) {
+  std::string text = printf_string("GPUs saturate at %.1f jobs (%.1f per GPU)", gpu_knee_jobs(m),
+                                   m.gpus ? gpu_knee_jobs(m) / m.gpus : 0.0);
+  if (m.frontend_threads > 0) text += printf_string(", frontends at %.0f jobs", frontend_knee_jobs(m));
+  for (const SharedLink& link : m.links) text += printf_string(", %s at %.0f jobs", link.name.c_str(), link_cap_jobs(m, link));
+  return text;
 }
 
 AnalyticPrediction analytic_prediction(const AnalyticModel& m, double jobs) {

@@ -55,4 +55,7 @@ double gpu_knee_jobs(const AnalyticModel& model);
 double frontend_knee_jobs(const AnalyticModel& model);
 double link_cap_jobs(const AnalyticModel& model, const SharedLink& link);
 
+// "GPUs saturate at 270.0 jobs (67.5 per GPU), frontends at 548 jobs, site uplink at 3012 jobs, ..."
+std::string describe_saturation(const AnalyticModel& model);
+
 }  // namespace sonicsim

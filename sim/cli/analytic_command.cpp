@@ -5,26 +5,21 @@
 #include <iostream>
 #include <map>
 
-#include "analysis/summary.hpp"
 #include "models/analytic.hpp"
 #include "models/scenario_parser.hpp"
+#include "models/text_format.hpp"
 #include "sim/cli/command_line.hpp"
 #include "sim/cli/overrides.hpp"
-#include "sim/isolated_run.hpp"
-#include "sim/simulation.hpp"
-#include "models/text_format.hpp"
+#include "sim/cli/simulated_summary.hpp"
 
 namespace sonicsim::cli {
 namespace po = boost::program_options;
 
 namespace {
 
-double simulated_mean(const std::string& path, const std::vector<std::pair<std::string, std::string>>& base, int jobs) {
-  auto overrides = base;
+double simulated_mean(const std::string& path, std::vector<std::pair<std::string, std::string>> overrides, int jobs) {
   overrides.emplace_back("/workload/jobs", std::to_string(jobs));
-  overrides.emplace_back("/simulation/outputs", "[]");
-  const Scenario scenario = load_scenario(path, overrides);
-  return std::stod(run_isolated([&] { return printf_string("%.17g", summarize(simulate(scenario)).event_time.mean); }));
+  return simulated_summary(path, std::move(overrides))["events"]["time_s"]["mean"].get<double>();
 }
 
 }  // namespace
@@ -62,11 +57,7 @@ int analytic_command(const std::vector<std::string>& args) {
             << printf_string("  round trips       %10.3f s\n", m.round_trips_s);
   if (m.cpu_fallback_s > 0) std::cout << printf_string("  CPU fallback      %10.3f s\n", m.cpu_fallback_s);
   std::cout << printf_string("  t_ideal           %10.3f s\n\n", m.ideal_s())
-            << printf_string("saturation: GPUs at %.1f jobs (%.1f per GPU)", gpu_knee_jobs(m),
-                             m.gpus ? gpu_knee_jobs(m) / m.gpus : 0.0);
-  if (m.frontend_threads > 0) std::cout << printf_string(", frontends at %.0f jobs", frontend_knee_jobs(m));
-  for (const SharedLink& link : m.links) std::cout << printf_string(", %s at %.0f jobs", link.name.c_str(), link_cap_jobs(m, link));
-  std::cout << "\n\n";
+            << "saturation: " << describe_saturation(m) << "\n\n";
 
   if (job_counts.empty()) {
     std::map<int, bool> chosen{{1, true}, {scenario.workload.jobs, true}};

@@ -4,14 +4,12 @@
 #include <cstdio>
 #include <iostream>
 
-#include "analysis/summary.hpp"
 #include "models/analytic.hpp"
 #include "models/scenario_parser.hpp"
+#include "models/text_format.hpp"
 #include "sim/cli/command_line.hpp"
 #include "sim/cli/overrides.hpp"
-#include "sim/isolated_run.hpp"
-#include "sim/simulation.hpp"
-#include "models/text_format.hpp"
+#include "sim/cli/simulated_summary.hpp"
 
 namespace sonicsim::cli {
 namespace po = boost::program_options;
@@ -21,12 +19,6 @@ namespace {
 
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
-// summary.json of one run, simulated in a child process.
-json run_summary(const std::string& path, Overrides overrides) {
-  overrides.emplace_back("/simulation/outputs", "[]");
-  const Scenario scenario = load_scenario(path, overrides);
-  return json::parse(run_isolated([&] { return summary_to_json(summarize(simulate(scenario))).dump(); }));
-}
 
 double mean_event_time(const json& summary) { return summary["events"]["time_s"]["mean"].get<double>(); }
 
@@ -132,7 +124,7 @@ int plan_command(const std::vector<std::string>& args) {
   const auto with_jobs = [&](int jobs) {
     Overrides o = overrides;
     o.emplace_back("/workload/jobs", std::to_string(jobs));
-    return run_summary(path, o);
+    return simulated_summary(path, o);
   };
   std::cout << "plan for " << scenario.name << printf_string(" (tolerance %g%%, link threshold %g%%)\n", 100 * tolerance,
                                                               100 * link_threshold);
@@ -184,12 +176,7 @@ int plan_command(const std::vector<std::string>& args) {
     else
       std::cout << "concurrent-job cap: " << lo << " jobs, set by the " << resource << '\n';
   }
-  std::cout << printf_string("closed form (t_SONIC): GPUs saturate at %.1f jobs (%.1f per GPU)", gpu_knee_jobs(closed),
-                             gpus ? gpu_knee_jobs(closed) / gpus : 0.0);
-  if (closed.frontend_threads > 0) std::cout << printf_string(", frontends at %.0f jobs", frontend_knee_jobs(closed));
-  for (const SharedLink& link : closed.links)
-    std::cout << printf_string(", %s at %.0f jobs", link.name.c_str(), link_cap_jobs(closed, link));
-  std::cout << '\n';
+  std::cout << "closed form (t_SONIC): " << describe_saturation(closed) << '\n';
 
   // Speed-up against running every inference module on the grid CPU (needs their cpu_fallback).
   bool fallback_everywhere = true;
@@ -200,7 +187,7 @@ int plan_command(const std::vector<std::string>& args) {
     Overrides cpu_only = overrides;
     cpu_only.emplace_back("/workload/jobs", "1");
     cpu_only.emplace_back("/platform/servers", "[]");
-    cpu_s = mean_event_time(run_summary(path, cpu_only));
+    cpu_s = mean_event_time(simulated_summary(path, cpu_only));
     std::cout << printf_string("speed-up against CPU only: %.3f s / %.3f s = %.2fx per event\n", cpu_s, criteria.baseline_s,
                                cpu_s / criteria.baseline_s);
   } else {
