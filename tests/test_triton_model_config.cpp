@@ -72,6 +72,16 @@ json scenario_for(const std::string& model) {
   return d;
 }
 
+// scenario_for("resnet50_onnx") with its scheduling read from the §8.3 example's config.pbtxt.
+json resnet_from_file() {
+  json d = scenario_for("resnet50_onnx");
+  auto& model = d["models"]["resnet50_onnx"];
+  model.erase("max_batch_size");
+  model.erase("instances_per_gpu");
+  model["triton_config"] = data_dir + "/resnet50_onnx.pbtxt";
+  return d;
+}
+
 // The §8.3 example's scheduling settings written inline, in Triton's JSON field names.
 json resnet_inline() {
   return json::parse(R"({
@@ -312,12 +322,7 @@ TEST_CASE("GPUs listed by instance groups must exist on the server") {
 }
 
 TEST_CASE("scenario: triton_config gives the same model as the same settings written inline") {
-  json from_file = scenario_for("resnet50_onnx");
-  auto& file_model = from_file["models"]["resnet50_onnx"];
-  file_model.erase("max_batch_size");
-  file_model.erase("instances_per_gpu");
-  file_model["triton_config"] = data_dir + "/resnet50_onnx.pbtxt";
-  const Scenario a = test::parse(from_file);
+  const Scenario a = test::parse(resnet_from_file());
 
   json inline_settings = scenario_for("resnet50_onnx");
   auto& inline_model = inline_settings["models"]["resnet50_onnx"];
@@ -374,11 +379,7 @@ TEST_CASE("scenario: without Triton keys a model keeps the default scheduler and
 }
 
 TEST_CASE("scenario: conflicting keys and bad inline values are errors at their JSON pointer") {
-  json with_file = scenario_for("resnet50_onnx");
-  auto& model = with_file["models"]["resnet50_onnx"];
-  model.erase("instances_per_gpu");
-  model.erase("max_batch_size");
-  model["triton_config"] = data_dir + "/resnet50_onnx.pbtxt";
+  const json with_file = resnet_from_file();
   CHECK(scenario_failure(with_file).where == "(no error)");
 
   struct Case {
