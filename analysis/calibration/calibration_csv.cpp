@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "analysis/calibration/csv_cells.hpp"
+#include "analysis/csv_cells.hpp"
 #include "models/json_reader.hpp"
 
 namespace sonicsim::calibration {

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "analysis/calibration/csv_cells.hpp"
+#include "analysis/csv_cells.hpp"
 #include "models/json_reader.hpp"
 
 namespace sonicsim::calibration {

@@ -7,14 +7,11 @@
 #include <map>
 #include <sstream>
 
-#include "analysis/calibration/csv_cells.hpp"
+#include "analysis/csv_cells.hpp"
 #include "models/json_reader.hpp"
 
 namespace sonicsim::validation {
 namespace {
-
-using calibration::cell_location;
-using calibration::number_cell;
 
 // "2022-05-01T12:00:03.25Z" or with an offset "+02:00": seconds since the Unix epoch.
 std::optional<double> iso8601_seconds(const std::string& text) {
@@ -67,7 +64,7 @@ std::vector<LoggedEvent> read_event_log(const std::string& path) {
       const unsigned line = reader.get_file_line();
       LoggedEvent e;
       e.job = job;
-      e.event = calibration::integer_cell(path, line, "event", event);
+      e.event = integer_cell(path, line, "event", event);
       if (seconds) {
         e.start_s = number_cell(path, line, "start_s", start_s);
         e.end_s = number_cell(path, line, "end_s", end_s);
@@ -88,7 +85,7 @@ std::vector<LoggedEvent> read_event_log(const std::string& path) {
       events.push_back(std::move(e));
     }
   } catch (const io::error::base& e) {
-    calibration::rethrow_csv_error(path, e);
+    rethrow_csv_error(path, e);
   }
   if (events.empty()) throw InputError(path, "rows", "expected at least one event");
   return events;

@@ -1,4 +1,4 @@
-#include "analysis/calibration/csv_cells.hpp"
+#include "analysis/csv_cells.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "models/json_reader.hpp"
 
-namespace sonicsim::calibration {
+namespace sonicsim {
 
 std::string cell_location(unsigned line, const std::string& column) {
   return "line " + std::to_string(line) + ", column \"" + column + "\"";
@@ -39,4 +39,4 @@ void rethrow_csv_error(const std::string& path, const io::error::base& error) {
   throw InputError(path, location, error.what());
 }
 
-}  // namespace sonicsim::calibration
+}  // namespace sonicsim
