@@ -65,12 +65,13 @@ void GridJob::run_event(int event) {
 void GridJob::run_requests(const InferenceModule& module, int module_index, int event, EventRecord& record) {
   const ModelSpec& model = context_.scenario.models[module.model];
   const int total = module.requests_per_event();
-  struct Pending {
-    bool upload;
-    InFlightRequest* request;  // the upload's request; for a receive, filled in when it completes
-  };
-  std::vector<sg4::ActivityPtr> activities;
-  std::vector<std::unique_ptr<Pending>> pending;  // stable addresses: receives write into them
+  // A receive writes the answered request into its slot when it completes. The buffers live as long
+  // as the job, so sending a request allocates nothing once they have grown to `in_flight`.
+  activities_.clear();
+  pending_.clear();
+  free_slots_.clear();
+  received_.resize(static_cast<std::size_t>(std::max<int>(module.in_flight, static_cast<int>(received_.size()))));
+  for (std::size_t slot = 0; slot < static_cast<std::size_t>(module.in_flight); ++slot) free_slots_.push_back(slot);
   int sent = 0, answered = 0, outstanding = 0;
   const double first_sent = sg4::Engine::get_clock();
 
@@ -92,11 +93,13 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
     r->timeout_s = module.timeout_s;
     InferenceServer& server = *context_.servers[rec.server];
     context_.recorder.request_sent(*r);
-    activities.push_back(sg4::Comm::sendto_async(host_, server.host(), static_cast<std::uint64_t>(rec.input_bytes)));
-    pending.push_back(std::make_unique<Pending>(Pending{true, r}));
-    auto receive = std::make_unique<Pending>(Pending{false, nullptr});
-    activities.push_back(inbox_->get_async<InFlightRequest>(&receive->request));
-    pending.push_back(std::move(receive));
+    activities_.push_back(sg4::Comm::sendto_async(host_, server.host(), static_cast<std::uint64_t>(rec.input_bytes)));
+    pending_.push_back({true, r, 0});
+    const std::size_t slot = free_slots_.back();
+    free_slots_.pop_back();
+    received_[slot] = nullptr;
+    activities_.push_back(inbox_->get_async<InFlightRequest>(&received_[slot]));
+    pending_.push_back({false, nullptr, slot});
     ++sent;
     ++outstanding;
   };
@@ -105,22 +108,23 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
     while (outstanding < module.in_flight && sent < total) send_next();
     std::size_t done = 0;
     try {
-      done = static_cast<std::size_t>(sg4::Activity::wait_any(activities));
+      done = static_cast<std::size_t>(sg4::Activity::wait_any(activities_));
     } catch (const simgrid::ForcefulKillException&) {
       // A duration run ends by killing the jobs mid-request. SimGrid reports every started comm
       // freed before completion, so these stay referenced until the process ends.
-      for (const auto& activity : activities) intrusive_ptr_add_ref(activity.get());
+      for (const auto& activity : activities_) intrusive_ptr_add_ref(activity.get());
       throw;
     }
-    const Pending finished = *pending[done];
-    activities.erase(activities.begin() + static_cast<std::ptrdiff_t>(done));
-    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(done));
+    const Pending finished = pending_[done];
+    activities_.erase(activities_.begin() + static_cast<std::ptrdiff_t>(done));
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(done));
 
-    InFlightRequest* r = finished.request;
     if (finished.upload) {
-      context_.servers[r->record.server]->receive(r);
+      context_.servers[finished.request->record.server]->receive(finished.request);
       continue;
     }
+    InFlightRequest* r = received_[finished.slot];
+    free_slots_.push_back(finished.slot);
     RequestRecord& rec = r->record;
     rec.received_s = sg4::Engine::get_clock();
     record.network_s += (rec.arrived_s - rec.sent_s) + (rec.received_s - rec.responded_s);

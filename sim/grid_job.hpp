@@ -37,6 +37,17 @@ class GridJob {
   JobContext context_;
   Rng rng_;
   simgrid::s4u::Mailbox* inbox_;
+
+  // run_requests' bookkeeping, kept between events so that requests allocate nothing.
+  struct Pending {
+    bool upload;
+    InFlightRequest* request;  // an upload's request
+    std::size_t slot;          // a receive's slot in received_
+  };
+  std::vector<simgrid::s4u::ActivityPtr> activities_;  // what wait_any watches, in posting order
+  std::vector<Pending> pending_;                       // parallel to activities_
+  std::vector<InFlightRequest*> received_;
+  std::vector<std::size_t> free_slots_;
 };
 
 }  // namespace sonicsim::sim
