@@ -84,8 +84,19 @@ void InferenceServer::start() {
 
 void InferenceServer::receive(InFlightRequest* request) {
   request->record.arrived_s = sg4::Engine::get_clock();
-  if (!frontend_) return admit(request);
-  frontend_tasks_.push_back({request, 0, true});
+  if (!frontend_ || frontend_instant(frontend_->request_s(request->record.input_bytes))) return admit(request);
+  queue_frontend_task({request, 0, true});
+}
+
+// A task that costs nothing, arriving while a thread is free, is done the moment it arrives: a
+// thread would take it at once and hold itself for no time. Doing it here spares the hand-over.
+bool InferenceServer::frontend_instant(double cost_s) const {
+  return cost_s <= 0 && frontend_tasks_in_hand_ < frontend_->threads;
+}
+
+void InferenceServer::queue_frontend_task(const FrontendTask& task) {
+  ++frontend_tasks_in_hand_;
+  frontend_tasks_.push_back(task);
   frontend_ready_->release();
 }
 
@@ -97,6 +108,7 @@ void InferenceServer::run_frontend_thread() {
     frontend_tasks_.pop_front();
     const RequestRecord& record = task.request->record;
     sg4::this_actor::sleep_for(task.is_request ? frontend_->request_s(record.input_bytes) : frontend_->response_s(task.bytes));
+    --frontend_tasks_in_hand_;
     if (task.is_request)
       admit(task.request);
     else
@@ -173,9 +185,8 @@ void InferenceServer::reject(ModelQueue& queue, InFlightRequest* request, Reject
 }
 
 void InferenceServer::respond(InFlightRequest* request, double bytes) {
-  if (!frontend_) return send_response(request, bytes);
-  frontend_tasks_.push_back({request, bytes, false});
-  frontend_ready_->release();
+  if (!frontend_ || frontend_instant(frontend_->response_s(bytes))) return send_response(request, bytes);
+  queue_frontend_task({request, bytes, false});
 }
 
 void InferenceServer::send_response(InFlightRequest* request, double bytes) {

@@ -74,6 +74,8 @@ class InferenceServer {
   };
 
   void admit(InFlightRequest* request);
+  bool frontend_instant(double cost_s) const;
+  void queue_frontend_task(const FrontendTask& task);
   void run_frontend_thread();
   void send_response(InFlightRequest* request, double bytes);
   void after_scheduler_event(ModelQueue& queue);
@@ -90,6 +92,7 @@ class InferenceServer {
   std::optional<FrontendSpec> frontend_;
   std::deque<FrontendTask> frontend_tasks_;
   simgrid::s4u::SemaphorePtr frontend_ready_;  // counts frontend_tasks_
+  int frontend_tasks_in_hand_ = 0;              // queued or being worked on
 };
 
 // One started server per node of the platform, in order.
