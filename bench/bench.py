@@ -3,7 +3,11 @@
 wall second, for generated farms (jobs x GPUs x request size x dynamic batching). Each configuration
 runs --repeat times as `sonicsim run` in its own process; the table gives medians. Prints Markdown.
 
-  bench.py --sonicsim build/sim/sonicsim [--repeat 3] [--duration 600] [--quick]
+Then the ProtoDUNE-like hour: the bundled ProtoDUNE 2021 scenario grown to 1,000 jobs on 10 GPUs, one
+simulated hour. With --floor, every configuration is also run once by simgrid_floor (the same traffic
+straight on SimGrid with no server model), whose requests per wall second bound what sonicsim can reach.
+
+  bench.py --sonicsim build/sim/sonicsim [--floor build/simgrid_floor] [--repeat 3] [--duration 600] [--quick]
 """
 import argparse
 import json
@@ -54,6 +58,22 @@ def scenario(jobs, gpus, size, batching, duration):
     }
 
 
+def protodune_farm(root, jobs, gpus, duration):
+    """The bundled ProtoDUNE 2021 SONIC scenario grown to `jobs` jobs on `gpus` T4s (servers of 2 GPUs)."""
+    s = json.load(open(os.path.join(root, "scenarios", "protodune-2021-sonic.json")))
+    pool = s["platform"]["worker_pools"][0]
+    pool["nodes"] = -(-jobs // pool["cores_per_node"])
+    server = s["platform"]["servers"][0]
+    server["count"], server["gpus_per_server"] = gpus // 2, 2
+    s["platform"]["load_balancing"] = "round_robin"
+    s["workload"]["jobs"] = jobs
+    del s["workload"]["events_per_job"]
+    s["workload"]["duration"] = f"{duration}s"
+    s["simulation"]["outputs"] = []
+    s["name"] = f"protodune-{jobs}-jobs-{gpus}-gpus"
+    return s
+
+
 def run_once(sonicsim, path, out):
     start = time.perf_counter()
     proc = subprocess.Popen([sonicsim, "run", path, "--quiet", "--output", out])
@@ -65,29 +85,60 @@ def run_once(sonicsim, path, out):
     return wall, usage.ru_maxrss / 1024, summary["requests"]["sent"], summary["simulated_time_s"]
 
 
+def floor_rate(floor, path):
+    """Requests per wall second of simgrid_floor on the scenario."""
+    fields = subprocess.run([floor, path], check=True, capture_output=True, text=True).stdout.split()
+    values = dict(zip(fields[::2], map(float, fields[1::2])))
+    return values["requests"] / values["wall_s"], values["simulated_s"] / values["wall_s"]
+
+
+def measure(args, scenario_document, work):
+    path = os.path.join(work, "scenario.json")
+    json.dump(scenario_document, open(path, "w"))
+    runs = [run_once(args.sonicsim, path, os.path.join(work, "out")) for _ in range(args.repeat)]
+    result = {"wall": statistics.median(r[0] for r in runs), "memory": statistics.median(r[1] for r in runs),
+              "requests": runs[0][2], "simulated": runs[0][3]}
+    if args.floor:
+        result["floor"], result["floor_speed"] = floor_rate(args.floor, path)
+    return result
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sonicsim", required=True)
+    parser.add_argument("--floor", help="simgrid_floor executable: adds the SimGrid floor column")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--duration", type=float, default=600, help="simulated seconds per run")
-    parser.add_argument("--quick", action="store_true", help="100 and 1,000 jobs only")
+    parser.add_argument("--quick", action="store_true", help="100 and 1,000 jobs only; a 10-minute ProtoDUNE run")
     args = parser.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    floor_header = " SimGrid floor (requests / wall s) |" if args.floor else ""
+    floor_rule = "---|" if args.floor else ""
     # 10,000 jobs of small requests would simulate about 50 million requests in 600 s: left out.
     configs = [(j, g, size, b) for j in ([100, 1000] if args.quick else [100, 1000, 10000]) for g in (4, 100)
                for size in ("large", "small") for b in (False, True) if not (j == 10000 and size == "small")]
     print(f"sonicsim benchmark: {args.duration:g} s simulated per run, median of {args.repeat} runs, one core each\n")
-    print("| jobs | GPUs | requests | batching | wall (s) | peak memory (MB) | requests simulated | requests / wall s | simulated s / wall s |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| jobs | GPUs | requests | batching | wall (s) | peak memory (MB) | requests simulated | requests / wall s |"
+          " simulated s / wall s |" + floor_header)
+    print("|---|---|---|---|---|---|---|---|---|" + floor_rule)
     with tempfile.TemporaryDirectory() as work:
         for jobs, gpus, size, batching in configs:
-            path = os.path.join(work, "scenario.json")
-            json.dump(scenario(jobs, gpus, size, batching, args.duration), open(path, "w"))
-            runs = [run_once(args.sonicsim, path, os.path.join(work, "out")) for _ in range(args.repeat)]
-            wall = statistics.median(r[0] for r in runs)
-            memory = statistics.median(r[1] for r in runs)
-            requests, simulated = runs[0][2], runs[0][3]
-            print(f"| {jobs:,} | {gpus} | {size} | {'on' if batching else 'off'} | {wall:.2f} | {memory:.0f} | "
-                  f"{requests:,} | {requests / wall:,.0f} | {simulated / wall:,.0f} |", flush=True)
+            r = measure(args, scenario(jobs, gpus, size, batching, args.duration), work)
+            floor = f" {r['floor']:,.0f} |" if args.floor else ""
+            print(f"| {jobs:,} | {gpus} | {size} | {'on' if batching else 'off'} | {r['wall']:.2f} | {r['memory']:.0f} | "
+                  f"{r['requests']:,} | {r['requests'] / r['wall']:,.0f} | {r['simulated'] / r['wall']:,.0f} |{floor}",
+                  flush=True)
+
+        hour = 600 if args.quick else 3600
+        r = measure(args, protodune_farm(root, 1000, 10, hour), work)
+        print(f"\nProtoDUNE-like farm (scenarios/protodune-2021-sonic.json with 1,000 jobs on 10 T4 GPUs), {hour:g} s "
+              f"simulated, median of {args.repeat} runs\n")
+        print("| simulator | wall (s) | peak memory (MB) | requests simulated | requests / wall s | simulated s / wall s |")
+        print("|---|---|---|---|---|---|")
+        print(f"| sonicsim | {r['wall']:.2f} | {r['memory']:.0f} | {r['requests']:,} | {r['requests'] / r['wall']:,.0f} | "
+              f"{r['simulated'] / r['wall']:,.0f} |")
+        if args.floor:
+            print(f"| SimGrid floor (one run) | | | | {r['floor']:,.0f} | {r['floor_speed']:,.0f} |")
 
 
 if __name__ == "__main__":

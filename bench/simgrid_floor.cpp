@@ -1,0 +1,84 @@
+// The floor under sonicsim's speed: a scenario's request traffic straight on SimGrid, with no
+// server model. Same engine settings, same platform, same jobs and start times; each request is
+// its upload, a sleep of the kernel time of its batch, and its response, with no frontend, no
+// batcher, no recording. Whatever this costs per request, sonicsim cannot do better while each
+// request is a SimGrid transfer.
+//
+//   simgrid_floor SCENARIO.json     prints: requests <n> wall_s <s> simulated_s <s>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+#include <variant>
+
+#include <simgrid/s4u.hpp>
+
+#include "models/kernel_latency.hpp"
+#include "models/scenario_parser.hpp"
+#include "sim/engine_setup.hpp"
+#include "sim/platform.hpp"
+
+namespace sg4 = simgrid::s4u;
+using namespace sonicsim;
+
+int main(int argc, char** argv) try {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: simgrid_floor SCENARIO.json\n");
+    return 2;
+  }
+  const Scenario scenario = load_scenario(argv[1], {});
+  const Workload& workload = scenario.workload;
+  if (!workload.duration_s || !std::holds_alternative<StartSpread>(workload.start) ||
+      scenario.platform.placement != JobPlacement::Fill)
+    throw std::runtime_error("the floor runs duration-limited workloads with spread starts and fill placement");
+  const auto engine = sim::make_engine(scenario.simulation);
+  const sim::FarmPlatform farm = sim::build_platform(scenario);
+
+  // Every CPU module and preprocessing at its mean, then the inference modules' requests in turn.
+  double cpu_s = 0;
+  std::vector<const InferenceModule*> inference;
+  for (const Module& m : workload.modules) {
+    if (const auto* cpu = std::get_if<CpuModule>(&m)) cpu_s += mean(cpu->time);
+    if (const auto* module = std::get_if<InferenceModule>(&m)) {
+      cpu_s += mean(module->preprocess);
+      inference.push_back(module);
+    }
+  }
+  static long requests = 0;
+  int slot = 0;
+  for (int j = 0; j < workload.jobs; ++j) {
+    const sim::WorkerNode& node = farm.workers[static_cast<std::size_t>(slot / farm.workers[0].cores)];
+    ++slot;
+    sg4::Host* host = node.host;
+    const sim::ServerNode& server_node = farm.servers[static_cast<std::size_t>(j) % farm.servers.size()];
+    sg4::Host* server = server_node.host;
+    const std::string& gpu = scenario.platform.servers[server_node.group].gpu_type;
+    const double start_s = j * std::get<StartSpread>(workload.start).window_s / workload.jobs;
+    sg4::Actor::create("job", host, [&, host, server, start_s, gpu]() {
+      sg4::this_actor::sleep_until(start_s);
+      for (;;) {
+        sg4::this_actor::execute(cpu_s * sim::kReferenceSpeed);
+        for (const InferenceModule* module : inference) {
+          const ModelSpec& model = scenario.models[module->model];
+          for (int k = 0; k < module->requests_per_event(); ++k) {
+            const int items = std::min(module->items_per_request, module->items_per_event - k * module->items_per_request);
+            sg4::Comm::sendto(host, server, static_cast<std::uint64_t>(items * model.input_bytes_per_item));
+            sg4::this_actor::sleep_for(kernel_latency_s(model.latency_for(gpu), items));
+            sg4::Comm::sendto(server, host, static_cast<std::uint64_t>(items * model.output_bytes_per_item));
+            ++requests;
+          }
+        }
+      }
+    });
+  }
+  const auto wall_start = std::chrono::steady_clock::now();
+  engine->run_until(*workload.duration_s);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  std::printf("requests %ld wall_s %.6f simulated_s %.3f\n", requests, wall_s, sg4::Engine::get_clock());
+  sg4::Actor::kill_all();
+  engine->run();
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "simgrid_floor: %s\n", e.what());
+  return 2;
+}
