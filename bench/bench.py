@@ -85,11 +85,23 @@ def run_once(sonicsim, path, out):
     return wall, usage.ru_maxrss / 1024, summary["requests"]["sent"], summary["simulated_time_s"]
 
 
+FLOOR_TIMEOUT_S = 60
+
+
 def floor_rate(floor, path):
-    """Requests per wall second of simgrid_floor on the scenario."""
-    fields = subprocess.run([floor, path], check=True, capture_output=True, text=True).stdout.split()
+    """Requests and simulated seconds per wall second of simgrid_floor on the scenario; None if it runs
+    longer than FLOOR_TIMEOUT_S (its server never queues, so with many jobs every transfer overlaps)."""
+    try:
+        fields = subprocess.run([floor, path], check=True, capture_output=True, text=True,
+                                timeout=FLOOR_TIMEOUT_S).stdout.split()
+    except subprocess.TimeoutExpired:
+        return None, None
     values = dict(zip(fields[::2], map(float, fields[1::2])))
     return values["requests"] / values["wall_s"], values["simulated_s"] / values["wall_s"]
+
+
+def rate(value):
+    return f"{value:,.0f}" if value is not None else f"over {FLOOR_TIMEOUT_S} s, stopped"
 
 
 def measure(args, scenario_document, work):
@@ -124,7 +136,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for jobs, gpus, size, batching in configs:
             r = measure(args, scenario(jobs, gpus, size, batching, args.duration), work)
-            floor = f" {r['floor']:,.0f} |" if args.floor else ""
+            floor = f" {rate(r['floor'])} |" if args.floor else ""
             print(f"| {jobs:,} | {gpus} | {size} | {'on' if batching else 'off'} | {r['wall']:.2f} | {r['memory']:.0f} | "
                   f"{r['requests']:,} | {r['requests'] / r['wall']:,.0f} | {r['simulated'] / r['wall']:,.0f} |{floor}",
                   flush=True)
@@ -138,7 +150,7 @@ def main():
         print(f"| sonicsim | {r['wall']:.2f} | {r['memory']:.0f} | {r['requests']:,} | {r['requests'] / r['wall']:,.0f} | "
               f"{r['simulated'] / r['wall']:,.0f} |")
         if args.floor:
-            print(f"| SimGrid floor (one run) | | | | {r['floor']:,.0f} | {r['floor_speed']:,.0f} |")
+            print(f"| SimGrid floor (one run) | | | | {rate(r['floor'])} | {rate(r['floor_speed'])} |")
 
 
 if __name__ == "__main__":
