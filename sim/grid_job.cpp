@@ -70,8 +70,9 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
   activities_.clear();
   pending_.clear();
   free_slots_.clear();
-  received_.resize(static_cast<std::size_t>(std::max<int>(module.in_flight, static_cast<int>(received_.size()))));
-  for (std::size_t slot = 0; slot < static_cast<std::size_t>(module.in_flight); ++slot) free_slots_.push_back(slot);
+  const auto slots = static_cast<std::size_t>(module.in_flight);
+  if (received_.size() < slots) received_.resize(slots);
+  for (std::size_t slot = 0; slot < slots; ++slot) free_slots_.push_back(slot);
   int sent = 0, answered = 0, outstanding = 0;
   const double first_sent = sg4::Engine::get_clock();
 
