@@ -1,8 +1,8 @@
 // The floor under sonicsim's speed: a scenario's request traffic straight on SimGrid, with no
 // server model. Same engine settings, same platform, same jobs and start times; each request is
 // its upload to server j mod n, a sleep of the kernel time of its batch, and its response, with no
-// frontend, no batcher, no GPU queue, no recording. Whatever this costs per request, sonicsim cannot do better while each
-// request is a SimGrid transfer.
+// frontend, no batcher, no GPU queue, no recording. Its requests per wall second are what SimGrid
+// itself costs for this traffic while each request is two SimGrid transfers.
 //
 //   simgrid_floor SCENARIO.json     prints: requests <n> wall_s <s> simulated_s <s>
 #include <chrono>
