@@ -5,7 +5,7 @@ runs --repeat times as `sonicsim run` in its own process; the table gives median
 
 Then the ProtoDUNE-like hour: the bundled ProtoDUNE 2021 scenario grown to 1,000 jobs on 10 GPUs, one
 simulated hour. With --floor, every configuration is also run once by simgrid_floor (the same traffic
-straight on SimGrid with no server model), whose requests per wall second bound what sonicsim can reach.
+straight on SimGrid with no server model): what SimGrid itself costs per request for that traffic.
 
   bench.py --sonicsim build/sim/sonicsim [--floor build/simgrid_floor] [--repeat 3] [--duration 600] [--quick]
 """

@@ -10,12 +10,14 @@
 #include <exception>
 #include <stdexcept>
 #include <variant>
+#include <vector>
 
 #include <simgrid/s4u.hpp>
 
 #include "models/kernel_latency.hpp"
 #include "models/scenario_parser.hpp"
 #include "sim/engine_setup.hpp"
+#include "sim/job_placement.hpp"
 #include "sim/platform.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -28,9 +30,7 @@ int main(int argc, char** argv) try {
   }
   const Scenario scenario = load_scenario(argv[1], {});
   const Workload& workload = scenario.workload;
-  if (!workload.duration_s || !std::holds_alternative<StartSpread>(workload.start) ||
-      scenario.platform.placement != JobPlacement::Fill)
-    throw std::runtime_error("the floor runs duration-limited workloads with spread starts and fill placement");
+  if (!workload.duration_s) throw std::runtime_error("the floor runs duration-limited workloads");
   const auto engine = sim::make_engine(scenario.simulation);
   const sim::FarmPlatform farm = sim::build_platform(scenario);
 
@@ -45,15 +45,13 @@ int main(int argc, char** argv) try {
     }
   }
   static long requests = 0;
-  int slot = 0;
+  const std::vector<int> placement = sim::place_jobs(scenario, farm);
   for (int j = 0; j < workload.jobs; ++j) {
-    const sim::WorkerNode& node = farm.workers[static_cast<std::size_t>(slot / farm.workers[0].cores)];
-    ++slot;
-    sg4::Host* host = node.host;
+    sg4::Host* host = farm.workers[static_cast<std::size_t>(placement[j])].host;
     const sim::ServerNode& server_node = farm.servers[static_cast<std::size_t>(j) % farm.servers.size()];
     sg4::Host* server = server_node.host;
     const std::string& gpu = scenario.platform.servers[server_node.group].gpu_type;
-    const double start_s = j * std::get<StartSpread>(workload.start).window_s / workload.jobs;
+    const double start_s = sim::start_time(workload.start, j, workload.jobs);
     sg4::Actor::create("job", host, [&, host, server, start_s, gpu]() {
       sg4::this_actor::sleep_until(start_s);
       for (;;) {
