@@ -95,12 +95,14 @@ TEST_CASE("instance-side merge: a payload that does not fit is frozen and execut
 TEST_CASE("wake-up modes differ where an arrival does not notify the batcher (§6, §13.19)") {
   // Preferred [6], max 8, delay 10 s, one instance, every batch runs 12.2 s.
   // 0 s: a 6 runs at once. 1 s: a 1 waits for its delay (next preferred threshold: 6 units).
-  // 11 s: its delay expires and it is formed into a payload of 1 behind the busy instance.
-  // 12 s: another 1 arrives. Evaluated on every event it joins the queued payload at once, and the
+  // 11 s: its delay expires and it is formed into a payload of 1 behind the busy instance; the
+  // batcher then waits idle, with 500 ms ticks at 11.5 s, 12 s, 12.5 s, ...
+  // 12.1 s: another 1 arrives. Evaluated on every event it joins the queued payload at once, and the
   // instance takes a batch of 2 at 12.2 s. Literally, 1 queued unit is below the threshold of 6,
-  // so Triton's batcher is not woken; its next 500 ms poll (12.5 s) comes after the instance took
-  // the payload of 1 at 12.2 s, and the late request waits for its own delay.
-  const std::vector<Arrival> arrivals{{0.0, 6}, {1.0, 1}, {12.0, 1}};
+  // so Triton's batcher is not woken; its next tick (12.5 s) comes after the instance took the
+  // payload of 1 at 12.2 s, and the late request waits for its own delay. (An arrival exactly on a
+  // tick would race with the batcher thread in Triton.)
+  const std::vector<Arrival> arrivals{{0.0, 6}, {1.0, 1}, {12.1, 1}};
   auto idealised = batching(8, {6}, 10.0);
   auto literal = idealised;
   literal.wakeup = triton::BatcherWakeup::Literal;
@@ -110,7 +112,7 @@ TEST_CASE("wake-up modes differ where an arrival does not notify the batcher (§
   CHECK(out_idealised.sizes() == std::vector<int>{6, 2});
   CHECK(out_literal.sizes() == std::vector<int>{6, 1, 1});
   CHECK(out_literal.batches[1].at_s == doctest::Approx(12.2));
-  CHECK(out_literal.batches[2].at_s == doctest::Approx(24.4));  // formed at 22 s, instance free at 24.4 s
+  CHECK(out_literal.batches[2].at_s == doctest::Approx(24.4));  // formed at 22.1 s, instance free at 24.4 s
 }
 
 TEST_CASE("literal mode: a non-notifying arrival is picked up at the batcher's next 500 ms poll") {

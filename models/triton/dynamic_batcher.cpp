@@ -40,8 +40,10 @@ bool DynamicBatcher::enqueue(const QueuedRequest& request, double now_s) {
     pick_up(now_s);
     return true;
   }
-  if (!queue_.enqueue(request, now_s)) return false;
+  // Enqueue adds the units before PriorityQueue::Enqueue can refuse the request and never takes them
+  // back: a refused request still counts toward the wake-up threshold.
   queued_units_ += request.units;
+  if (!queue_.enqueue(request, now_s)) return false;
   if (settings_.wakeup == BatcherWakeup::Idealised || hold_until_queued_ > 0 || arrival_notifies()) run(now_s);
   return true;
 }
@@ -56,9 +58,10 @@ void DynamicBatcher::instance_idle(double now_s) {
 void DynamicBatcher::wake(double now_s) {
   if (!batching()) return;
   last_event_s_ = now_s;
-  if (waiting_ == Waiting::Slot) {  // a 500 ms tick of the slot wait: reject what timed out
+  if (waiting_ == Waiting::Slot && !slot_available()) {  // a 500 ms tick of the slot wait
     reject_while_blocked(now_s);
-    waiting_since_s_ = now_s;
+    waiting_since_s_ = now_s;  // the loop in WaitForPayloadSlotAvailable waits 500 ms afresh
+    return;
   }
   run(now_s);
 }
@@ -102,39 +105,51 @@ bool DynamicBatcher::arrival_notifies() const {
   return slot_available() && (saturated_ || current_is_stale() || queued_units_ >= next_preferred_);
 }
 
-void DynamicBatcher::reject_while_blocked(double now_s) { queued_units_ -= queue_.reject_expired(now_s, timed_out_); }
+// RejectTimeoutRequests, called from WaitForPayloadSlotAvailable, leaves queued_batch_size_ as it is.
+void DynamicBatcher::reject_while_blocked(double now_s) { queue_.reject_expired(now_s, timed_out_); }
 
+// BatcherThread's loop, one iteration after another until the thread waits. The thread is either
+// at the top of its loop (idle, or waiting out a delay) or inside WaitForPayloadSlotAvailable,
+// which it leaves only once a slot is free, even if the queue has emptied meanwhile. Every wait
+// starts afresh when the thread enters it: the 500 ms idle wait at each idle iteration, the slot
+// wait's 500 ms ticks at each call.
 void DynamicBatcher::run(double now_s) {
   last_event_s_ = now_s;
   const int max_units = std::max(1, settings_.max_batch_size);
   for (;;) {
-    if (saturated_ || current_is_stale()) {
-      current_ = next_payload_id_++;
-      payloads_.emplace(current_, Payload{});
-      saturated_ = false;
-      next_preferred_ = 0;
-    }
-    if (hold_until_queued_ > 0) {
-      if (queue_.size() < static_cast<std::size_t>(hold_until_queued_)) {
-        waiting_ = Waiting::Notify;
+    if (waiting_ == Waiting::Slot) {
+      if (!slot_available()) return;  // still blocked: the same wait, with the same ticks, goes on
+      waiting_ = Waiting::Notify;
+      if (current_is_stale()) continue;  // taken while the thread waited: start a new one
+    } else {
+      if (saturated_ || current_is_stale()) {
+        current_ = next_payload_id_++;
+        payloads_.emplace(current_, Payload{});
+        saturated_ = false;
+        next_preferred_ = 0;
+      }
+      if (hold_until_queued_ > 0) {
+        if (queue_.size() < static_cast<std::size_t>(hold_until_queued_)) {
+          waiting_ = Waiting::Notify;
+          return;
+        }
+        hold_until_queued_ = 0;
+      }
+      if (queue_.empty()) {
+        waiting_ = Waiting::Poll;
+        waiting_since_s_ = now_s;
         return;
       }
-      hold_until_queued_ = 0;
-    }
-    if (queue_.empty()) {
-      if (waiting_ != Waiting::Poll) waiting_since_s_ = now_s;
-      waiting_ = Waiting::Poll;
-      return;
-    }
-    if (!slot_available()) {
-      if (waiting_ != Waiting::Slot) waiting_since_s_ = now_s;
-      waiting_ = Waiting::Slot;
-      return;
+      if (!slot_available()) {
+        waiting_ = Waiting::Slot;
+        waiting_since_s_ = now_s;
+        return;
+      }
     }
 
     Payload& current = payloads_.at(current_);
     queued_units_ -= queue_.scan(current.units, max_units, now_s, view_, timed_out_);
-    if (view_.empty()) continue;  // everything reached had timed out
+    if (view_.empty()) continue;  // the queue was empty, or everything reached had timed out
     const ScanResult scan = scan_queue(scan_config_, current.units, saturated_, view_, now_s);
     saturated_ = scan.saturated;
     if (scan.next_preferred) next_preferred_ = *scan.next_preferred;

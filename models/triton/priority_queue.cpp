@@ -80,15 +80,13 @@ QueuedRequest PriorityQueue::pop_front() {
   throw std::logic_error("PriorityQueue::pop_front on an empty queue");
 }
 
-int PriorityQueue::reject_expired(double now_s, std::vector<QueuedRequest>& timed_out) {
-  int rejected_units = 0;
+void PriorityQueue::reject_expired(double now_s, std::vector<QueuedRequest>& timed_out) {
   for (auto& [number, level] : levels_) {
     if (level.policy.timeout_action != TimeoutAction::Reject) continue;
     for (std::size_t i = 0; i < level.main.size();) {
       const Entry& entry = level.main[i];
       if (entry.deadline_s != 0 && now_s > entry.deadline_s) {
         timed_out.push_back(entry.request);
-        rejected_units += entry.request.units;
         level.main.erase(level.main.begin() + static_cast<std::ptrdiff_t>(i));
         --size_;
       } else {
@@ -96,7 +94,6 @@ int PriorityQueue::reject_expired(double now_s, std::vector<QueuedRequest>& time
       }
     }
   }
-  return rejected_units;
 }
 
 double PriorityQueue::earliest_reject_deadline() const {

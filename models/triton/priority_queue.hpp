@@ -35,7 +35,7 @@ class PriorityQueue {
   QueuedRequest pop_front();
 
   // RejectTimeoutRequests: every expired request in the main queue of every REJECT level.
-  int reject_expired(double now_s, std::vector<QueuedRequest>& timed_out);
+  void reject_expired(double now_s, std::vector<QueuedRequest>& timed_out);
   // The earliest deadline among main-queue requests of REJECT levels; 0 if none.
   double earliest_reject_deadline() const;
 
