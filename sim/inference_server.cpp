@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include <simgrid/kernel/Timer.hpp>
 
 #include "models/kernel_latency.hpp"
 
@@ -75,10 +78,9 @@ void InferenceServer::start() {
       sg4::Actor::create(node_.name + "/instance", node_.host, [this, q, inst]() { run_instance(*q, *inst); })
           ->daemonize();
     }
-    queue->timer_mutex = sg4::Mutex::create();
-    queue->timer_changed = sg4::ConditionVariable::create();
-    queue->timer_armed_s = queue->scheduler->next_wakeup_s();
-    sg4::Actor::create(node_.name + "/batcher", node_.host, [this, q]() { run_timer(*q); })->daemonize();
+    queue->scheduler->decide(0.0);
+    queue->batcher_wakeup = sg4::Semaphore::create(0);
+    sg4::Actor::create(node_.name + "/batcher", node_.host, [this, q]() { run_batcher(*q); })->daemonize();
   }
 }
 
@@ -116,29 +118,59 @@ void InferenceServer::run_frontend_thread() {
   }
 }
 
-// The request enters its model's scheduler: Triton's statistics start here.
+// The request reaches its model's scheduler: Triton's statistics start here. It is enqueued at the
+// end of the instant, with the instant's other arrivals.
 void InferenceServer::admit(InFlightRequest* request) {
   ModelQueue& queue = *queues_[request->record.model];
-  const double now = sg4::Engine::get_clock();
   RequestRecord& record = request->record;
-  record.enqueued_s = now;
+  record.enqueued_s = sg4::Engine::get_clock();
   // With max_batch_size 0 the model has no batch dimension: every request is one unit.
   if (queue.max_batch_size > 0 && record.items > queue.max_batch_size) {
     reject(queue, request, RejectReason::BatchTooLarge, false);  // INVALID_ARG at submit
     return;
   }
+  queue.arriving.push_back(request);
+  settle_at_end_of_instant(queue);
+}
+
+void InferenceServer::enqueue(ModelQueue& queue, InFlightRequest* request, double now) {
+  const RequestRecord& record = request->record;
   const int units = queue.max_batch_size > 0 ? std::max(1, record.items) : 1;
   if (!queue.scheduler->enqueue({record.id, units, now, request->priority, request->timeout_s}, now)) {
-    reject(queue, request, RejectReason::QueueFull, false);  // UNAVAILABLE at submit
+    mark_rejected(queue, request, RejectReason::QueueFull, false);  // UNAVAILABLE at submit
+    queue.rejected.push_back(request);
     return;
   }
   recorder_.triton(index_, queue.model).request_arrived();
   queue.waiting.emplace(record.id, request);
-  after_scheduler_event(queue);
 }
 
-// Hands dispatched batches to idle instances, answers timed-out requests and re-arms the timer.
-void InferenceServer::after_scheduler_event(ModelQueue& queue) {
+// A SimGrid kernel timer set at the current date fires once every actor of the instant has run and
+// before time moves on: its callback settles the model then, in maestro. The actors of this
+// simulation run one at a time (SimGrid's default, contexts/nthreads 1), so setting the timer from
+// an actor needs no simcall.
+void InferenceServer::settle_at_end_of_instant(ModelQueue& queue) {
+  if (queue.settle_armed) return;
+  queue.settle_armed = true;
+  ModelQueue* q = &queue;
+  simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [this, q] {
+    q->settle_armed = false;
+    settle(*q);
+  });
+}
+
+// Everything that happened to the model during this instant is known: the instant's arrivals are
+// enqueued in the order they were sent (request ids), the scheduler decides, and the instances it
+// gave batches to are woken. Runs in maestro: what must be done by an actor (answering rejected
+// requests, re-arming the batcher's timer) is left to the batcher actor.
+void InferenceServer::settle(ModelQueue& queue) {
+  // The clock may land an ulp short of a wake-up time; the scheduler must see its own time.
+  const double now = std::max(sg4::Engine::get_clock(), queue.woken_at_s);
+  std::sort(queue.arriving.begin(), queue.arriving.end(),
+            [](const InFlightRequest* a, const InFlightRequest* b) { return a->record.id < b->record.id; });
+  for (InFlightRequest* request : queue.arriving) enqueue(queue, request, now);
+  queue.arriving.clear();
+  queue.scheduler->decide(now);
   for (triton::FormedBatch& batch : queue.scheduler->take_dispatched()) {
     Instance& instance = queue.instances[queue.idle.front()];
     queue.idle.pop_front();
@@ -149,38 +181,55 @@ void InferenceServer::after_scheduler_event(ModelQueue& queue) {
     const auto it = queue.waiting.find(timed_out.id);
     InFlightRequest* request = it->second;
     queue.waiting.erase(it);
-    reject(queue, request, RejectReason::TimedOut, true);
+    mark_rejected(queue, request, RejectReason::TimedOut, true);
+    queue.rejected.push_back(request);
   }
-  const double wakeup = queue.scheduler->next_wakeup_s();
-  if (wakeup != queue.timer_armed_s) {
-    queue.timer_armed_s = wakeup;
-    queue.timer_changed->notify_all();
+  // Not == : the armed time is NaN while the batcher actor waits for this settle.
+  const bool rearm = !(queue.scheduler->next_wakeup_s() == queue.armed_wakeup_s);
+  if ((rearm || !queue.rejected.empty()) && !queue.batcher_signalled) {
+    queue.batcher_signalled = true;
+    queue.batcher_wakeup->release();
   }
 }
 
-void InferenceServer::run_timer(ModelQueue& queue) {
-  std::unique_lock lock(*queue.timer_mutex);
+// The batcher thread's own timer (a batching delay, a request deadline, a 500 ms tick), and the
+// answers to requests the scheduler rejected.
+void InferenceServer::run_batcher(ModelQueue& queue) {
   for (;;) {
-    const double wakeup = queue.timer_armed_s;
+    queue.batcher_signalled = false;
+    while (!queue.rejected.empty()) {
+      InFlightRequest* request = queue.rejected.front();
+      queue.rejected.pop_front();
+      respond(request, 0);
+    }
+    const double wakeup = queue.scheduler->next_wakeup_s();
+    queue.armed_wakeup_s = wakeup;
     if (std::isinf(wakeup)) {
-      queue.timer_changed->wait(lock);
+      queue.batcher_wakeup->acquire();
       continue;
     }
-    if (queue.timer_changed->wait_until(lock, wakeup) == std::cv_status::no_timeout) continue;
-    if (queue.timer_armed_s != wakeup) continue;
-    // The clock may land an ulp short of the requested time; the scheduler must see its own time.
-    queue.scheduler->wake(std::max(sg4::Engine::get_clock(), wakeup));
-    queue.timer_armed_s = -1;  // forces a re-arm below even if the next wake-up is the same time
-    after_scheduler_event(queue);
+    const double wait = wakeup - sg4::Engine::get_clock();
+    if (wait > 0 && !queue.batcher_wakeup->acquire_timeout(wait)) continue;  // woken to re-arm or answer
+    // The timer ran out: the scheduler acts at the end of this instant, after its other events.
+    queue.woken_at_s = std::max(sg4::Engine::get_clock(), wakeup);
+    queue.scheduler->wake(queue.woken_at_s);
+    queue.armed_wakeup_s = std::numeric_limits<double>::quiet_NaN();
+    settle_at_end_of_instant(queue);
+    queue.batcher_wakeup->acquire();
   }
 }
 
-void InferenceServer::reject(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton) {
+void InferenceServer::mark_rejected(ModelQueue& queue, InFlightRequest* request, RejectReason reason,
+                                    bool counted_by_triton) {
   const double now = sg4::Engine::get_clock();
   request->record.status = RequestStatus::Rejected;
   request->record.reject_reason = reason;
   request->record.exec_start_s = request->record.exec_end_s = now;
   if (counted_by_triton) recorder_.triton(index_, queue.model).request_failed(request->record, now);
+}
+
+void InferenceServer::reject(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton) {
+  mark_rejected(queue, request, reason, counted_by_triton);
   respond(request, 0);
 }
 
@@ -255,7 +304,7 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
                               static_cast<int>(requests.size()), batch.units, start, end});
     queue.idle.push_back(instance.index);
     queue.scheduler->instance_idle(end);
-    after_scheduler_event(queue);
+    settle_at_end_of_instant(queue);
   }
 }
 

@@ -7,6 +7,7 @@
 // each.
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,10 +64,16 @@ class InferenceServer {
     // the lowest index.
     std::deque<int> idle;
     std::unordered_map<std::int64_t, InFlightRequest*> waiting;
-    // The batcher's timer: an actor sleeps until the scheduler's next wake-up time.
-    simgrid::s4u::MutexPtr timer_mutex;
-    simgrid::s4u::ConditionVariablePtr timer_changed;
-    double timer_armed_s = 0;
+    // Requests that reached the scheduler during the current instant, not yet enqueued.
+    std::vector<InFlightRequest*> arriving;
+    bool settle_armed = false;  // the end of the current instant is marked
+    double woken_at_s = 0;      // the scheduler's last timer wake-up
+    // The batcher actor sleeps until the scheduler's wake-up time (armed_wakeup_s); a settle wakes
+    // it early when that time changed or rejected requests await their answer.
+    simgrid::s4u::SemaphorePtr batcher_wakeup;
+    double armed_wakeup_s = std::numeric_limits<double>::infinity();
+    bool batcher_signalled = false;
+    std::deque<InFlightRequest*> rejected;
     // preserve_ordering: responses leave in the order requests left the queue.
     bool preserve_ordering = false;
     std::int64_t next_release = 0;
@@ -74,13 +81,16 @@ class InferenceServer {
   };
 
   void admit(InFlightRequest* request);
+  void enqueue(ModelQueue& queue, InFlightRequest* request, double now);
+  void settle_at_end_of_instant(ModelQueue& queue);
+  void settle(ModelQueue& queue);
   bool frontend_instant(double cost_s) const;
   void queue_frontend_task(const FrontendTask& task);
   void run_frontend_thread();
   void send_response(InFlightRequest* request, double bytes);
-  void after_scheduler_event(ModelQueue& queue);
   void run_instance(ModelQueue& queue, Instance& instance);
-  void run_timer(ModelQueue& queue);
+  void run_batcher(ModelQueue& queue);
+  void mark_rejected(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton);
   void reject(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton);
   void respond(InFlightRequest* request, double bytes);
   void release_in_order(ModelQueue& queue, std::int64_t order, InFlightRequest* request, double bytes);

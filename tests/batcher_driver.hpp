@@ -1,8 +1,8 @@
 #pragma once
 // A small discrete-event loop that drives a model scheduler the way the simulator does: requests
 // arrive at given times, each dispatched batch occupies one instance for a fixed time, and the
-// batcher's timer fires when it asked for it. Completions go first at equal times, then arrivals,
-// then the timer.
+// batcher's timer fires when it asked for it. All events of one instant are reported
+// (completions, then arrivals in order, then the timer) before the scheduler decides.
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -57,6 +57,7 @@ inline Outcome drive(triton::DynamicBatcher& batcher, int instances, const std::
     for (const auto& r : batcher.take_timed_out()) out.timed_out.emplace_back(now, r.id);
   };
   for (int i = 0; i < instances; ++i) batcher.instance_idle(0.0);
+  batcher.decide(0.0);
   collect(0.0);
   std::size_t next = 0;
   for (;;) {
@@ -66,16 +67,17 @@ inline Outcome drive(triton::DynamicBatcher& batcher, int instances, const std::
     const double t_timer = batcher.next_wakeup_s();
     const double now = std::min({t_arrival, t_done, t_timer});
     if (now == never || now > until_s) break;
-    if (t_done == now) {
+    while (!completions.empty() && completions.begin()->first == now) {
       completions.erase(completions.begin());
       batcher.instance_idle(now);
-    } else if (t_arrival == now) {
+    }
+    while (next < arrivals.size() && arrivals[next].at_s == now) {
       const Arrival& a = arrivals[next];
       const auto id = static_cast<std::int64_t>(next++);
       if (!batcher.enqueue({id, a.units, now, a.priority, a.timeout_s}, now)) out.refused.push_back(id);
-    } else {
-      batcher.wake(now);
     }
+    if (t_timer == now) batcher.wake(now);
+    batcher.decide(now);
     collect(now);
   }
   return out;

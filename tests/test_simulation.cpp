@@ -122,6 +122,50 @@ TEST_CASE("requests arriving together at one instance are served first come, fir
   CHECK(r.gpus.at(0).busy_s == doctest::Approx(3 * tau(100)).epsilon(kTimeEpsilon));
 }
 
+TEST_CASE("requests that reach the dynamic batcher at one instant are batched together, in the order sent") {
+  // n identical jobs, one per node, in lock step: 10 ms of CPU, then one 1-item request. The n
+  // uploads share the 1 Gbps site uplink and arrive at one instant; with no batching delay the
+  // batcher takes them all at once, so every event takes
+  //   10 ms + 2 x route latency + n x (4000 + 400) B / B + tau(n)
+  // and every batch holds n requests. Forming a batch from the first arrival alone would give a
+  // batch of 1 followed by one of n - 1.
+  for (int n : {2, 100}) {
+    json d = fast_platform(test::base_scenario(), n);
+    d["workload"]["events_per_job"] = 5;
+    d["workload"]["modules"][0]["time"] = "10ms";
+    d["workload"]["modules"][1]["preprocess"] = "0s";
+    d["workload"]["modules"][1]["items_per_event"] = 1;
+    d["workload"]["modules"][1]["items_per_request"] = 1;
+    d["models"]["m"]["dynamic_batching"] = json::object();
+    d["simulation"]["outputs"] = {"events", "requests", "batches"};
+    const auto r = test::simulate_isolated(test::parse(d));
+    const double expected = 10e-3 + 2 * kRouteLatency + n * (4000.0 + 400.0) / kBottleneck + tau(n);
+    REQUIRE(r.events.size() == static_cast<std::size_t>(5 * n));
+    for (const EventRecord& e : r.events) CHECK(e.time_s() == doctest::Approx(expected).epsilon(kTimeEpsilon));
+    REQUIRE(r.batches.size() == 5);
+    for (const BatchRecord& b : r.batches) CHECK(b.requests == n);
+  }
+}
+
+TEST_CASE("requests that reach the scheduler at one instant are served in the order they were sent") {
+  // Two jobs in lock step as above, with Triton's default scheduler (one request per batch): the
+  // request sent first (the lower id) runs first, the other tau(1) later.
+  for (int jobs : {2, 5}) {
+    json d = fast_platform(test::base_scenario(), jobs);
+    d["workload"]["modules"][0]["time"] = "10ms";
+    d["workload"]["modules"][1]["preprocess"] = "0s";
+    d["workload"]["modules"][1]["items_per_event"] = 1;
+    d["workload"]["modules"][1]["items_per_request"] = 1;
+    d["simulation"]["outputs"] = {"requests"};
+    const auto r = test::simulate_isolated(test::parse(d));
+    REQUIRE(r.requests.size() == static_cast<std::size_t>(jobs));
+    for (const RequestRecord& q : r.requests) {
+      CHECK(q.arrived_s == r.requests[0].arrived_s);
+      CHECK(q.exec_start_s - q.arrived_s == doctest::Approx(q.id * tau(1)).epsilon(kTimeEpsilon));
+    }
+  }
+}
+
 TEST_CASE("two instances on one GPU time-share it: concurrent kernels each take twice as long") {
   json d = one_request_per_job(2);
   d["models"]["m"]["instances_per_gpu"] = 2;

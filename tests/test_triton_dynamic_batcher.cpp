@@ -35,12 +35,39 @@ TEST_CASE("scenario D: arrivals of 1, 2, 7, 1 with max 8 -> 1, 2, 8") {
 
 TEST_CASE("a burst arriving one by one while the instance is busy fills the first preferred size") {
   // Evaluated on every arrival, the queued payload grows to the first preferred size it reaches
-  // (4), is saturated, and the rest start the next one. Compare QA's
-  // preferred_batch_only_use_biggest_preferred, where the burst is queued before the first scan.
+  // (4), is saturated, and the rest start the next one.
+  triton::DynamicBatcher batcher(batching(8, {4, 6}, 0.0));
+  std::vector<Arrival> arrivals{{0.0, 1}};
+  for (int i = 0; i < 6; ++i) arrivals.push_back({1e-3 + i * 1e-6, 1});
+  CHECK(drive(batcher, 1, 0.5, arrivals, 10.0).sizes() == std::vector<int>{1, 4, 2});
+}
+
+TEST_CASE("a burst arriving at one instant is queued whole before the batcher looks: the biggest preferred size") {
+  // As above, all six at the same instant: the batcher sees them together and takes the largest
+  // reachable preferred size, as in QA's preferred_batch_only_use_biggest_preferred.
   triton::DynamicBatcher batcher(batching(8, {4, 6}, 0.0));
   std::vector<Arrival> arrivals{{0.0, 1}};
   for (int i = 0; i < 6; ++i) arrivals.push_back({1e-3, 1});
-  CHECK(drive(batcher, 1, 0.5, arrivals, 10.0).sizes() == std::vector<int>{1, 4, 2});
+  CHECK(drive(batcher, 1, 0.5, arrivals, 10.0).sizes() == std::vector<int>{1, 6});
+}
+
+TEST_CASE("requests arriving at one instant at an idle instance form one batch, in the order they came") {
+  // The issue's two jobs with a constant 10 ms CPU step, as a trace: with no delay, the batcher
+  // thread runs after both are queued and takes them together, first one first.
+  triton::DynamicBatcher batcher(batching(8, {}, 0.0));
+  const auto out = drive(batcher, 1, 1e-3, {{0.01, 1}, {0.01, 1}, {0.021, 1}, {0.021, 1}}, 1.0);
+  CHECK(out.sizes() == std::vector<int>{2, 2});
+  REQUIRE(out.batches.size() == 2);
+  CHECK(out.batches[0].ids == std::vector<std::int64_t>{0, 1});
+  CHECK(out.batches[1].ids == std::vector<std::int64_t>{2, 3});
+  // Also without batching (Triton's default scheduler): two batches of one, in arrival order.
+  triton::SchedulerSettings plain;
+  plain.max_batch_size = 8;
+  triton::DynamicBatcher fifo(plain);
+  const auto unbatched = drive(fifo, 1, 1e-3, {{0.01, 1}, {0.01, 1}}, 1.0);
+  REQUIRE(unbatched.batches.size() == 2);
+  CHECK(unbatched.batches[0].ids == std::vector<std::int64_t>{0});
+  CHECK(unbatched.batches[1].ids == std::vector<std::int64_t>{1});
 }
 
 TEST_CASE("prefetch: at most 2 x instances formed batches wait; the rest stay queued (§13.15)") {
@@ -48,6 +75,7 @@ TEST_CASE("prefetch: at most 2 x instances formed batches wait; the rest stay qu
   CHECK(batcher.prefetching());
   batcher.instance_idle(0.0);
   for (int i = 0; i < 6; ++i) batcher.enqueue({i, 1, 0.0}, 0.0);
+  batcher.decide(0.0);
   CHECK(batcher.take_dispatched().size() == 1);  // the instance took the first
   CHECK(batcher.waiting_payloads() == 2);
   CHECK(batcher.queued_requests() == 3);
@@ -123,17 +151,24 @@ TEST_CASE("literal mode: a non-notifying arrival is picked up at the batcher's n
   triton::DynamicBatcher batcher(settings);
   batcher.instance_idle(0.0);
   batcher.enqueue({0, 6, 0.0}, 0.0);
+  batcher.decide(0.0);
   CHECK(batcher.take_dispatched().size() == 1);
   batcher.enqueue({1, 1, 1.0}, 1.0);
+  batcher.decide(1.0);
   CHECK(batcher.next_wakeup_s() == doctest::Approx(11.0));
   batcher.wake(11.0);
+  batcher.decide(11.0);
   CHECK(batcher.waiting_payloads() == 1);
-  batcher.enqueue({2, 1, 12.0}, 12.0);
-  CHECK(batcher.queued_requests() == 1);  // not woken
+  batcher.enqueue({2, 1, 12.1}, 12.1);
+  CHECK_FALSE(batcher.decision_pending());  // not woken
+  batcher.decide(12.1);
+  CHECK(batcher.queued_requests() == 1);
   CHECK(batcher.next_wakeup_s() == doctest::Approx(12.5));
   batcher.wake(12.5);
+  batcher.decide(12.5);
   CHECK(batcher.queued_requests() == 0);  // joined the queued payload
   batcher.instance_idle(20.0);
+  batcher.decide(20.0);
   const auto batches = batcher.take_dispatched();
   REQUIRE(batches.size() == 1);
   CHECK(batches[0].units == 2);

@@ -169,7 +169,8 @@ TEST_CASE("L0_http descriptive_status_code: a full queue refuses at submit (Exce
   auto settings = batching(8, {}, 0.0, 1);
   settings.dynamic_batching->default_queue_policy.max_queue_size = 1;
   triton::DynamicBatcher batcher(std::move(settings));
-  // One executes, one waits in the queue (no prefetching with a queue limit), the third is refused.
-  const auto out = drive(batcher, 1, 10.0, burst({1, 1, 1}), 5.0);
+  // Sent one after another: one executes, one waits in the queue (no prefetching with a queue
+  // limit), the third is refused.
+  const auto out = drive(batcher, 1, 10.0, {{0.0, 1}, {1e-3, 1}, {2e-3, 1}}, 5.0);
   CHECK(out.refused == std::vector<std::int64_t>{2});
 }

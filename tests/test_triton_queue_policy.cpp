@@ -48,9 +48,15 @@ TEST_CASE("requests already formed into a batch do not count toward max_queue_si
   auto settings = batching(8, {}, 0.0, 1);
   settings.dynamic_batching->default_queue_policy.max_queue_size = 2;
   triton::DynamicBatcher batcher(std::move(settings));
-  const auto out = drive(batcher, 1, 10.0, burst({1, 1, 1, 1}), 5.0);
-  // The first went to the instance; two wait; the fourth is refused.
+  // Sent one after another: the first goes to the instance, two wait, the fourth is refused.
+  const auto out = drive(batcher, 1, 10.0, {{0.0, 1}, {1e-3, 1}, {2e-3, 1}, {3e-3, 1}}, 5.0);
   CHECK(out.refused == std::vector<std::int64_t>{3});
+  // Sent at one instant, all four reach the queue before the batcher takes one: the third and
+  // fourth are refused.
+  auto limited = batching(8, {}, 0.0, 1);
+  limited.dynamic_batching->default_queue_policy.max_queue_size = 2;
+  triton::DynamicBatcher at_once(std::move(limited));
+  CHECK(drive(at_once, 1, 10.0, burst({1, 1, 1, 1}), 5.0).refused == std::vector<std::int64_t>{2, 3});
 }
 
 TEST_CASE("REJECT timeouts are lazy, strict, and never apply inside a batch (§13.11)") {

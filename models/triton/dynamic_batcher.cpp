@@ -37,31 +37,50 @@ bool DynamicBatcher::enqueue(const QueuedRequest& request, double now_s) {
     const std::int64_t id = next_payload_id_++;
     payloads_.emplace(id, std::move(payload));
     fifo_.push_back(id);
-    pick_up(now_s);
+    notified_ = notified_ || idle_instances_ > 0;
     return true;
   }
   // Enqueue adds the units before PriorityQueue::Enqueue can refuse the request and never takes them
   // back: a refused request still counts toward the wake-up threshold.
   queued_units_ += request.units;
   if (!queue_.enqueue(request, now_s)) return false;
-  if (settings_.wakeup == BatcherWakeup::Idealised || hold_until_queued_ > 0 || arrival_notifies()) run(now_s);
+  if (settings_.wakeup == BatcherWakeup::Idealised) {
+    // Evaluated on every event, except where the batcher could not act: blocked on a payload slot.
+    notified_ = notified_ || waiting_ != Waiting::Slot || slot_available();
+  } else {
+    notified_ = notified_ || hold_until_queued_ > 0 || arrival_notifies();
+  }
   return true;
 }
 
 void DynamicBatcher::instance_idle(double now_s) {
   last_event_s_ = now_s;
   ++idle_instances_;
-  pick_up(now_s);
-  if (batching()) run(now_s);  // the finished payload's callback notifies the batcher
+  // With batching, the finished payload's callback notifies the batcher; without, the instance
+  // itself looks for a payload.
+  notified_ = true;
 }
 
 void DynamicBatcher::wake(double now_s) {
   if (!batching()) return;
   last_event_s_ = now_s;
-  if (waiting_ == Waiting::Slot && !slot_available()) {  // a 500 ms tick of the slot wait
+  if (waiting_ == Waiting::Slot) slot_tick_ = true;
+  notified_ = true;
+}
+
+void DynamicBatcher::decide(double now_s) {
+  if (!notified_) return;
+  notified_ = false;
+  last_event_s_ = now_s;
+  // An instance that has just finished takes the head payload as it stands (DequeuePayload); the
+  // batcher thread, woken by that payload's callback, then sees the instant's arrivals.
+  pick_up(now_s);
+  if (!batching()) return;
+  // A tick of the slot wait that finds no slot free (cv_.wait_for's predicate is false when it
+  // times out) rejects what timed out, and the loop in WaitForPayloadSlotAvailable waits afresh.
+  if (std::exchange(slot_tick_, false) && waiting_ == Waiting::Slot && !slot_available()) {
     reject_while_blocked(now_s);
-    waiting_since_s_ = now_s;  // the loop in WaitForPayloadSlotAvailable waits 500 ms afresh
-    return;
+    waiting_since_s_ = now_s;
   }
   run(now_s);
 }

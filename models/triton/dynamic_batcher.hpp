@@ -45,6 +45,12 @@ class DynamicBatcher {
  public:
   explicit DynamicBatcher(SchedulerSettings settings);
 
+  // Events, reported as they happen. None of them makes the batcher act: everything that happens
+  // at one simulated instant is reported first, then decide() runs the batcher and the idle
+  // instances once, so that requests arriving at the same instant are all queued (in the order
+  // they are reported) before a batch is formed, as they are in Triton by the time its batcher
+  // thread runs.
+  //
   // False: refused at once because the request's priority level is full ("Exceeds maximum queue
   // size"). Requests larger than max_batch_size must be refused by the caller before this.
   bool enqueue(const QueuedRequest& request, double now_s);
@@ -52,6 +58,12 @@ class DynamicBatcher {
   void instance_idle(double now_s);
   // The batcher's own timer fired (see next_wakeup_s).
   void wake(double now_s);
+
+  // The instant `now_s` is over: the batcher thread runs if it was woken, idle instances take the
+  // payloads formed for them.
+  void decide(double now_s);
+  // Whether decide() has anything to do.
+  bool decision_pending() const { return notified_; }
 
   // Payloads taken by idle instances since the last call, in the order they were taken.
   std::vector<FormedBatch> take_dispatched();
@@ -98,6 +110,8 @@ class DynamicBatcher {
   int queued_units_ = 0;  // Triton's queued_batch_size_ (wake-up rule only)
   int next_preferred_ = 0;  // Triton's next_preferred_batch_size_ (wake-up rule only)
   int hold_until_queued_ = 0;
+  bool notified_ = false;   // the batcher thread (or, without batching, an idle instance) has work
+  bool slot_tick_ = false;  // a 500 ms tick of the slot wait is due
 
   Waiting waiting_ = Waiting::Notify;
   double last_event_s_ = 0;     // when the batcher last heard of anything
