@@ -58,8 +58,8 @@ int main(int argc, char** argv) try {
         sg4::this_actor::execute(cpu_s * sim::kReferenceSpeed);
         for (const InferenceModule* module : inference) {
           const ModelSpec& model = scenario.models[module->model];
-          for (int k = 0; k < module->requests_per_event(); ++k) {
-            const int items = std::min(module->items_per_request, module->items_per_event - k * module->items_per_request);
+          for (std::int64_t k = 0; k < module->requests_per_event(); ++k) {
+            const int items = module->items_in_request(k);
             sg4::Comm::sendto(host, server, static_cast<std::uint64_t>(items * model.input_bytes_per_item));
             sg4::this_actor::sleep_for(kernel_latency_s(model.latency_for(gpu), items));
             sg4::Comm::sendto(server, host, static_cast<std::uint64_t>(items * model.output_bytes_per_item));

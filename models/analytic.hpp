@@ -29,7 +29,7 @@ struct AnalyticModel {
   double transfer_s = 0;     // bytes / one flow's rate, requests and responses
   double round_trips_s = 0;  // one path latency each way per request
   double cpu_fallback_s = 0; // modules with no server: their CPU fallback time
-  int requests_per_event = 0;
+  std::int64_t requests_per_event = 0;
   int gpus = 0;
   double flow_rate_Bps = 0;  // one flow's rate: the narrowest link, or the TCP window over the round trip
   std::vector<SharedLink> links;

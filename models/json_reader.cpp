@@ -2,9 +2,10 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <set>
+#include <vector>
 
+#include "models/limits.hpp"
 #include "models/units.hpp"
 
 namespace sonicsim {
@@ -25,26 +26,82 @@ std::string escape_token(const std::string& key) {
 }
 
 std::string shown(const nlohmann::json& value) {
-  std::string text = value.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
+  return printable(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 60);
 }
+
+// Where the parser is, as a JSON pointer, and the keys seen in each enclosing object.
+class ParsePosition {
+ public:
+  void open(bool array) { frames_.push_back({array, 0, {}, {}}); }
+  void close() {
+    frames_.pop_back();
+    value_done();
+  }
+  void value_done() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+  // False if the current object already has this key.
+  bool key(const std::string& name) {
+    frames_.back().key = name;
+    return frames_.back().keys.insert(name).second;
+  }
+  std::size_t depth() const { return frames_.size(); }
+  std::string pointer() const {
+    std::string out;
+    for (const Frame& f : frames_) out += "/" + (f.array ? std::to_string(f.index) : escape_token(f.key));
+    return out;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    std::size_t index;
+    std::string key;
+    std::set<std::string> keys;
+  };
+  std::vector<Frame> frames_;
+};
 
 }  // namespace
 
-nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open the file");
-  std::stringstream text;
-  text << in.rdbuf();
+nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
+  using nlohmann::json;
+  ParsePosition position;
+  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        if (position.depth() >= static_cast<std::size_t>(kMaxJsonDepth))
+          throw InputError(file, position.pointer(), "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+        position.open(event == json::parse_event_t::array_start);
+        break;
+      case json::parse_event_t::key:
+        if (!position.key(parsed.get_ref<const std::string&>()))
+          throw InputError(file, position.pointer(), "duplicate key \"" + parsed.get_ref<const std::string&>() +
+                                                         "\" (each key may appear once in an object)");
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        position.close();
+        break;
+      case json::parse_event_t::value:
+        position.value_done();
+        break;
+    }
+    return true;
+  };
   try {
-    return nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
+    return json::parse(text, check);
+  } catch (const json::exception& e) {
     std::string message = e.what();
     const auto pos = message.find("] ");  // drop nlohmann's "[json.exception.parse_error.101] " prefix
     if (pos != std::string::npos) message = message.substr(pos + 2);
-    throw InputError(path, "", "invalid JSON: " + message);
+    throw InputError(file, "", "invalid JSON: " + message);
   }
+}
+
+nlohmann::json read_json_file(const std::string& path, std::size_t max_bytes) {
+  return parse_json_text(read_input_file(path, max_bytes), path);
 }
 
 std::string path_beside(const std::string& file, const std::string& written) {
@@ -153,10 +210,36 @@ std::int64_t JsonNode::integer_at_least(std::int64_t min) const {
   return x;
 }
 
+double JsonNode::number_in(double min, double max) const {
+  const double x = number();
+  if (!(x >= min && x <= max)) fail("expected a number from " + shown(min) + " to " + shown(max) + ", got " + shown(*value_));
+  return x;
+}
+
+std::uint64_t JsonNode::unsigned_integer() const {
+  if (value_->is_number_unsigned()) return value_->get<std::uint64_t>();
+  return static_cast<std::uint64_t>(integer_at_least(0));
+}
+
 int JsonNode::int_at_least(int min) const {
   const std::int64_t x = integer_at_least(min);
   if (x > 2'000'000'000) fail("expected an integer below 2e9, got " + shown(*value_));
   return static_cast<int>(x);
+}
+
+int JsonNode::int_in(int min, int max) const {
+  const std::int64_t x = integer_at_least(min);
+  if (x > max) fail("expected an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", got " + shown(*value_));
+  return static_cast<int>(x);
+}
+
+std::string JsonNode::name() const {
+  const std::string text = string();
+  if (text.empty() || text.size() > 128) fail("expected a name of 1 to 128 characters, got \"" + text + "\"");
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
+      fail("expected a name without control characters (newlines, tabs, escapes), got \"" + text + "\"");
+  return text;
 }
 
 namespace {
@@ -181,7 +264,11 @@ double parse_unit_string(const JsonNode& node, Parse parse) {
 }
 }  // namespace
 
-double JsonNode::duration_s() const { return parse_unit_string(*this, units::parse_duration_s); }
+double JsonNode::duration_s() const {
+  const double t = parse_unit_string(*this, units::parse_duration_s);
+  if (t > limits::kMaxDurationS) fail("expected a duration of at most 1e8 s (about 3 years), got " + shown(*value_));
+  return t;
+}
 
 double JsonNode::positive_duration_s() const {
   const double t = duration_s();
@@ -189,11 +276,16 @@ double JsonNode::positive_duration_s() const {
   return t;
 }
 
-double JsonNode::bytes() const { return parse_unit_string(*this, units::parse_bytes); }
+double JsonNode::bytes() const {
+  const double b = parse_unit_string(*this, units::parse_bytes);
+  if (b > limits::kMaxBytes) fail("expected a data size of at most 1PB, got " + shown(*value_));
+  return b;
+}
 
 double JsonNode::bandwidth_Bps() const {
   const double bw = parse_unit_string(*this, units::parse_bandwidth_Bps);
-  if (!(bw > 0)) fail("expected a positive bandwidth, got " + shown(*value_));
+  if (!(bw >= limits::kMinBandwidthBps && bw <= limits::kMaxBandwidthBps))
+    fail("expected a bandwidth from 1bps to 8Pbps, got " + shown(*value_));
   return bw;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The scenario as plain data, after parsing and validation. All quantities in SI base units:
 // seconds, bytes, bytes per second. See scenarios/README.md for the file format.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -100,7 +101,13 @@ struct InferenceModule {
   int priority = 0;       // Triton request priority; 0 = the model's default level
   double timeout_s = 0;   // Triton request "timeout" parameter; 0 = none
 
-  int requests_per_event() const { return (items_per_event + items_per_request - 1) / items_per_request; }
+  std::int64_t requests_per_event() const {
+    return (static_cast<std::int64_t>(items_per_event) + items_per_request - 1) / items_per_request;
+  }
+  // Items in the k-th request of an event (all full but the last).
+  int items_in_request(std::int64_t k) const {
+    return static_cast<int>(std::min<std::int64_t>(items_per_request, items_per_event - k * items_per_request));
+  }
 };
 
 using Module = std::variant<CpuModule, InferenceModule>;
@@ -163,6 +170,7 @@ struct Costs {
 };
 
 struct Scenario {
+  std::string file;  // the scenario file, for messages
   std::string name;
   std::string description;
   Platform platform;
@@ -177,9 +185,9 @@ struct Scenario {
       if (models[i].name == model_name) return static_cast<int>(i);
     return -1;
   }
-  int total_worker_cores() const {
-    int cores = 0;
-    for (const auto& pool : platform.worker_pools) cores += pool.nodes * pool.cores_per_node;
+  std::int64_t total_worker_cores() const {
+    std::int64_t cores = 0;
+    for (const auto& pool : platform.worker_pools) cores += static_cast<std::int64_t>(pool.nodes) * pool.cores_per_node;
     return cores;
   }
 };

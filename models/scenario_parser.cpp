@@ -1,9 +1,14 @@
 #include "models/scenario_parser.hpp"
 
 #include "models/latency_model_file.hpp"
+#include "models/limits.hpp"
 #include "models/perf_load_parser.hpp"
+#include "models/scenario_size.hpp"
 #include "models/scenario_triton.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -114,13 +119,23 @@ KernelLatency parse_kernel_latency(const JsonNode& node, LatencyContext& context
   node.at("type").fail("expected \"affine\", \"table\", \"knee\" or \"calibrated\", got \"" + kind + "\"");
 }
 
+// Worker pools and server groups name hosts ("NAME-3", "NAME-0/gpu1") and output files.
+std::string host_prefix(const JsonNode& node) {
+  const std::string name = node.name();
+  if (name.size() > 64 || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+                              std::string::npos)
+    node.fail("expected a name of at most 64 letters, digits, '.', '_' or '-' (it names hosts and files), got \"" +
+              name + "\"");
+  return name;
+}
+
 WorkerPool parse_worker_pool(const JsonNode& node) {
   node.allow_only({"name", "nodes", "cores_per_node", "cpu_speed", "nic"});
   WorkerPool pool;
-  pool.name = node.at("name").string();
-  pool.nodes = node.at("nodes").int_at_least(1);
-  pool.cores_per_node = node.at("cores_per_node").int_at_least(1);
-  pool.cpu_speed = node.at("cpu_speed").number_positive();
+  pool.name = host_prefix(node.at("name"));
+  pool.nodes = node.at("nodes").int_in(1, limits::kMaxNodesPerPool);
+  pool.cores_per_node = node.at("cores_per_node").int_in(1, limits::kMaxCoresPerNode);
+  pool.cpu_speed = node.at("cpu_speed").number_in(limits::kMinCpuSpeed, limits::kMaxCpuSpeed);
   pool.nic = parse_link(node.at("nic"));
   return pool;
 }
@@ -128,16 +143,20 @@ WorkerPool parse_worker_pool(const JsonNode& node) {
 ServerGroup parse_server_group(const JsonNode& node) {
   node.allow_only({"name", "count", "gpus_per_server", "gpu", "nic", "models", "frontend"});
   ServerGroup group;
-  group.name = node.at("name").string();
-  group.count = node.at("count").int_at_least(1);
-  group.gpus_per_server = node.at("gpus_per_server").int_at_least(1);
-  group.gpu_type = node.at("gpu").string();
+  group.name = host_prefix(node.at("name"));
+  group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
+  group.gpus_per_server = node.at("gpus_per_server").int_in(1, limits::kMaxGpusPerServer);
+  group.gpu_type = node.at("gpu").name();
   group.nic = parse_link(node.at("nic"));
-  for (const JsonNode& m : node.at("models").non_empty_elements()) group.models.push_back(m.string());
+  for (const JsonNode& m : node.at("models").non_empty_elements()) {
+    group.models.push_back(m.name());
+    if (std::count(group.models.begin(), group.models.end(), group.models.back()) > 1)
+      m.fail("model \"" + group.models.back() + "\" is listed twice (a server loads a model once)");
+  }
   if (auto f = node.find("frontend")) {
     f->allow_only({"threads", "per_request", "input_bandwidth", "per_response", "output_bandwidth"});
     FrontendSpec frontend;
-    if (auto t = f->find("threads")) frontend.threads = t->int_at_least(1);
+    if (auto t = f->find("threads")) frontend.threads = t->int_in(1, limits::kMaxFrontendThreads);
     if (auto d = f->find("per_request")) frontend.per_request_s = d->duration_s();
     if (auto b = f->find("input_bandwidth")) frontend.input_rate_Bps = b->bandwidth_Bps();
     if (auto d = f->find("per_response")) frontend.per_response_s = d->duration_s();
@@ -150,7 +169,7 @@ ServerGroup parse_server_group(const JsonNode& node) {
 Platform parse_platform(const JsonNode& node) {
   node.allow_only({"worker_pools", "placement", "site_uplink", "wan", "servers", "load_balancing"});
   Platform platform;
-  std::set<std::string> names;
+  std::set<std::string> names;  // pools and groups share one namespace: their hosts' names
   for (const JsonNode& p : node.at("worker_pools").non_empty_elements()) {
     platform.worker_pools.push_back(parse_worker_pool(p));
     if (!names.insert(platform.worker_pools.back().name).second) p.at("name").fail("duplicate worker pool name");
@@ -166,10 +185,17 @@ Platform parse_platform(const JsonNode& node) {
   }
   platform.site_uplink = parse_link(node.at("site_uplink"));
   if (auto wan = node.find("wan")) platform.wan = parse_link(*wan);
-  names.clear();
+  std::int64_t hosts = 0;
+  for (const WorkerPool& pool : platform.worker_pools) hosts += pool.nodes;
   for (const JsonNode& s : node.at("servers").elements()) {
     platform.servers.push_back(parse_server_group(s));
-    if (!names.insert(platform.servers.back().name).second) s.at("name").fail("duplicate server group name");
+    const ServerGroup& group = platform.servers.back();
+    if (!names.insert(group.name).second)
+      s.at("name").fail("\"" + group.name + "\" already names a worker pool or server group (their hosts share names)");
+    hosts += static_cast<std::int64_t>(group.count) * (1 + group.gpus_per_server);
+    if (hosts > limits::kMaxHosts)
+      s.fail("the platform has more than " + std::to_string(limits::kMaxHosts) +
+             " hosts (worker nodes, servers and GPUs), the most sonicsim simulates");
   }
   if (auto lb = node.find("load_balancing")) {
     const std::string p = lb->string();
@@ -192,6 +218,8 @@ ModelSpec parse_model(const std::string& name, const JsonNode& node, const Platf
   ModelSpec model;
   model.name = name;
   model.input_bytes_per_item = node.at("input_bytes_per_item").bytes();
+  // A request carries at least its header; SimGrid never completes a transfer of 0 bytes between hosts.
+  if (!(model.input_bytes_per_item > 0)) node.at("input_bytes_per_item").fail("expected a positive data size");
   model.output_bytes_per_item = node.at("output_bytes_per_item").bytes();
   read_model_triton_settings(node, platform, file, model);
   if (auto k = node.find("kernel_latency")) model.kernel_latency = parse_kernel_latency(*k, latency_context);
@@ -209,20 +237,20 @@ Module parse_module(const JsonNode& node, const Scenario& scenario) {
   const std::string type = node.at("type").string();
   if (type == "cpu") {
     node.allow_only({"type", "name", "time"});
-    return CpuModule{node.at("name").string(), parse_distribution(node.at("time"))};
+    return CpuModule{node.at("name").name(), parse_distribution(node.at("time"))};
   }
   if (type == "inference") {
     node.allow_only({"type", "name", "model", "items_per_event", "items_per_request", "preprocess", "in_flight",
                      "cpu_fallback", "priority", "timeout"});
     InferenceModule m;
-    m.name = node.at("name").string();
+    m.name = node.at("name").name();
     const JsonNode model = node.at("model");
     m.model = scenario.model_index(model.string());
     if (m.model < 0) model.fail("unknown model \"" + model.string() + "\" (not defined under /models)");
     m.items_per_event = node.at("items_per_event").int_at_least(1);
     m.items_per_request = node.at("items_per_request").int_at_least(1);
     m.preprocess = parse_distribution(node.at("preprocess"));
-    m.in_flight = node.at("in_flight").int_at_least(1);
+    m.in_flight = node.at("in_flight").int_in(1, limits::kMaxInFlight);
     if (auto fallback = node.find("cpu_fallback")) m.cpu_fallback = parse_distribution(*fallback);
     if (auto priority = node.find("priority")) m.priority = priority->int_at_least(0);
     if (auto timeout = node.find("timeout")) m.timeout_s = timeout->duration_s();
@@ -272,7 +300,7 @@ Workload parse_workload(const JsonNode& node, const Scenario& scenario) {
 SimulationOptions parse_simulation(const JsonNode& node) {
   node.allow_only({"seed", "network", "stack_size", "outputs", "latency_quantile"});
   SimulationOptions options;
-  options.seed = static_cast<std::uint64_t>(node.at("seed").integer_at_least(0));
+  options.seed = node.at("seed").unsigned_integer();
   if (auto q = node.find("latency_quantile")) {
     options.latency_quantile = q->number();
     if (!(*options.latency_quantile > 0 && *options.latency_quantile < 1))
@@ -287,12 +315,13 @@ SimulationOptions parse_simulation(const JsonNode& node) {
     }
     if (auto g = net->find("tcp_gamma")) options.network.tcp_gamma_bytes = g->bytes();
     if (auto c = net->find("crosstraffic")) options.network.crosstraffic = c->boolean();
-    if (auto f = net->find("latency_factor")) options.network.latency_factor = f->number_positive();
-    if (auto f = net->find("bandwidth_factor")) options.network.bandwidth_factor = f->number_positive();
+    if (auto f = net->find("latency_factor")) options.network.latency_factor = f->number_in(limits::kMinFactor, limits::kMaxFactor);
+    if (auto f = net->find("bandwidth_factor"))
+      options.network.bandwidth_factor = f->number_in(limits::kMinFactor, limits::kMaxFactor);
   }
   if (auto stack = node.find("stack_size")) {
     const double bytes = stack->bytes();
-    if (bytes < 16 * 1024) stack->fail("expected a stack size of at least 16KiB");
+    if (!(bytes >= 16 * 1024 && bytes <= limits::kMaxStackBytes)) stack->fail("expected a stack size from 16KiB to 64MiB");
     options.stack_size_kib = static_cast<int>(bytes / 1024);
   }
   if (auto outputs = node.find("outputs")) {
@@ -357,21 +386,84 @@ void check_consistency(const JsonNode& root, Scenario& s) {
 
 }  // namespace
 
+namespace {
+
+// The reference tokens of a JSON pointer (RFC 6901), unescaped.
+std::vector<std::string> pointer_tokens(const std::string& pointer, const std::string& file) {
+  if (!pointer.empty() && pointer[0] != '/') throw InputError(file, pointer, "a JSON pointer starts with \"/\"");
+  std::vector<std::string> tokens;
+  for (std::size_t start = 1; start <= pointer.size();) {
+    const std::size_t end = std::min(pointer.find('/', start), pointer.size());
+    std::string token;
+    for (std::size_t i = start; i < end; ++i) {
+      if (pointer[i] != '~') {
+        token += pointer[i];
+      } else if (i + 1 < end && (pointer[i + 1] == '0' || pointer[i + 1] == '1')) {
+        token += pointer[++i] == '0' ? '~' : '/';
+      } else {
+        throw InputError(file, pointer, "\"~\" in a JSON pointer must be followed by 0 or 1");
+      }
+    }
+    tokens.push_back(token);
+    start = end + 1;
+  }
+  return tokens;
+}
+
+// An array index as RFC 6901 writes it: "0", or digits without a leading zero.
+std::optional<std::size_t> array_index(const std::string& token) {
+  if (token.empty() || token.size() > 18 || token.find_first_not_of("0123456789") != std::string::npos ||
+      (token.size() > 1 && token[0] == '0'))
+    return std::nullopt;
+  return std::stoull(token);
+}
+
+// The value text of an override: JSON if it is JSON, else the text itself as a string.
+json override_value(const std::string& pointer, const std::string& text, const std::string& file) {
+  if (!valid_utf8(text)) throw InputError(file, pointer, "expected UTF-8 text as the value, got \"" + text + "\"");
+  if (json::accept(text)) return parse_json_text(text, file + ": --set " + pointer);
+  double number = 0;
+  if (const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+      error == std::errc::result_out_of_range && end == text.data() + text.size())
+    throw InputError(file, pointer, "the value " + text + " is a number beyond the range of a double");
+  return text;
+}
+
+}  // namespace
+
 void apply_override(json& document, const std::string& pointer, const std::string& value_text,
                     const std::string& file) {
-  json value;
-  try {
-    value = json::parse(value_text);
-  } catch (const json::parse_error&) {
-    value = value_text;
+  json value = override_value(pointer, value_text, file);
+  const std::vector<std::string> tokens = pointer_tokens(pointer, file);
+  if (tokens.empty()) {
+    document = std::move(value);
+    return;
   }
-  try {
-    const json::json_pointer ptr(pointer);
-    if (!ptr.empty() && !document.contains(ptr.parent_pointer()))
+  json* node = &document;
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    const std::string& token = tokens[i];
+    const auto index = array_index(token);
+    if (node->is_object() && node->contains(token))
+      node = &(*node)[token];
+    else if (node->is_array() && index && *index < node->size())
+      node = &(*node)[*index];
+    else
       throw InputError(file, pointer, "cannot set a value here: the parent path does not exist");
-    document[ptr] = value;
-  } catch (const json::exception& e) {
-    throw InputError(file, pointer, std::string("cannot apply the override: ") + e.what());
+  }
+  const std::string& last = tokens.back();
+  if (node->is_object()) {
+    (*node)[last] = std::move(value);
+  } else if (node->is_array()) {
+    const auto index = last == "-" ? std::optional(node->size()) : array_index(last);
+    if (!index || *index > node->size())
+      throw InputError(file, pointer, "expected an index of the array (0 to " + std::to_string(node->size()) +
+                                          ", or \"-\" to append), got \"" + last + "\"");
+    if (*index == node->size())
+      node->push_back(std::move(value));
+    else
+      (*node)[*index] = std::move(value);
+  } else {
+    throw InputError(file, pointer, std::string("cannot set a value inside a ") + node->type_name());
   }
 }
 
@@ -379,6 +471,7 @@ Scenario parse_scenario(const json& document, const std::string& file) {
   const JsonNode root(document, "", file);
   root.allow_only({"name", "description", "platform", "models", "workload", "perf_analyzer", "simulation", "costs"});
   Scenario s;
+  s.file = file;
   s.name = root.at("name").string();
   if (auto d = root.find("description")) s.description = d->string();
   s.simulation = parse_simulation(root.at("simulation"));  // first: the latency quantile applies to the models
@@ -407,6 +500,7 @@ Scenario parse_scenario(const json& document, const std::string& file) {
     s.costs = c;
   }
   check_consistency(root, s);
+  check_scenario_size(root, s);
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "models/limits.hpp"
 #include "models/triton/config_pbtxt.hpp"
 #include "models/triton/model_config_json.hpp"
 
@@ -49,12 +50,12 @@ triton::ModelConfig read_from_file(const JsonNode& node, const JsonNode& file_ke
 triton::ModelConfig read_inline(const JsonNode& node, const std::string& scenario_file, ModelSpec& model) {
   triton::ModelConfig config;
   config.name = model.name;
-  config.max_batch_size = node.at("max_batch_size").int_at_least(1);
+  config.max_batch_size = node.at("max_batch_size").int_at_least(1);  // bounded by validate_model_config
   if (node.find("instance_group")) {
     if (auto ipg = node.find("instances_per_gpu"))
       ipg->fail("\"instances_per_gpu\" cannot be used with \"instance_group\", which places the instances itself");
   } else {
-    model.instances_per_gpu = node.at("instances_per_gpu").int_at_least(1);
+    model.instances_per_gpu = node.at("instances_per_gpu").int_in(1, limits::kMaxInstancesPerGroup);
   }
   triton::read_inline_triton_config(node, config);
   triton::validate_model_config(config, triton::ConfigSource{scenario_file, node.pointer()});

@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/json_reader.hpp"
+#include "models/limits.hpp"
+
 namespace sonicsim {
 namespace {
 
@@ -33,7 +36,9 @@ std::vector<std::string> range_values(const std::string& spec, const std::string
   if (!(step > 0) || stop < start)
     throw std::invalid_argument("--set " + argument + ": expected a positive STEP and STOP >= START");
   const double count = std::floor((stop - start) / step + 1e-9) + 1;
-  if (count > 1e6) throw std::invalid_argument("--set " + argument + ": more than a million values");
+  if (!(count <= static_cast<double>(limits::kMaxSweepPoints)))
+    throw std::invalid_argument("--set " + argument + ": more than " + std::to_string(limits::kMaxSweepPoints) +
+                                " values, the most a sweep runs");
   std::vector<std::string> values;
   for (long long i = 0; i < static_cast<long long>(count); ++i) values.push_back(number_text(start + i * step));
   return values;
@@ -49,12 +54,9 @@ SweepAxis parse_sweep_axis(const std::string& argument) {
   SweepAxis axis{argument.substr(0, eq), {}};
   const std::string spec = argument.substr(eq + 1);
   if (!spec.empty() && spec[0] == '[') {
-    nlohmann::json array;
-    try {
-      array = nlohmann::json::parse(spec);
-    } catch (const nlohmann::json::parse_error&) {
+    const nlohmann::json array = parse_json_text(spec, "--set " + axis.pointer);
+    if (!array.is_array())
       throw std::invalid_argument("--set " + argument + ": a value list starting with '[' must be a JSON array");
-    }
     for (const auto& v : array) axis.values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
   } else if (spec.find(':') != std::string::npos) {
     axis.values = range_values(spec, argument);
@@ -73,6 +75,11 @@ SweepAxis parse_sweep_axis(const std::string& argument) {
 }
 
 std::vector<std::vector<std::string>> sweep_points(const std::vector<SweepAxis>& axes) {
+  double size = 1;
+  for (const SweepAxis& axis : axes) size *= static_cast<double>(axis.values.size());
+  if (size > static_cast<double>(limits::kMaxSweepPoints))
+    throw std::invalid_argument("the grid has " + number_text(size) + " points, more than the " +
+                                std::to_string(limits::kMaxSweepPoints) + " a sweep runs");
   std::vector<std::vector<std::string>> points{{}};
   for (const SweepAxis& axis : axes) {
     std::vector<std::vector<std::string>> next;

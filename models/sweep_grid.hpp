@@ -13,10 +13,11 @@ struct SweepAxis {
 
 // "/p=1,2,4,8" (a list), "/p=50:400:50" (start:stop:step, stop included when the steps reach it),
 // or "/p=[1, \"2ms\", [3]]" (a JSON array, for values that contain commas). Throws
-// std::invalid_argument with what was expected.
+// std::invalid_argument with what was expected (an InputError for a malformed JSON array).
 SweepAxis parse_sweep_axis(const std::string& argument);
 
 // Every combination of one value per axis, first axis slowest; one empty point without axes.
+// More than limits::kMaxSweepPoints combinations is a std::invalid_argument.
 std::vector<std::vector<std::string>> sweep_points(const std::vector<SweepAxis>& axes);
 
 }  // namespace sonicsim

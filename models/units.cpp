@@ -62,11 +62,12 @@ double parse_with(std::string_view text, const std::array<Unit, N>& table, const
   }
   for (const Unit& unit : table) {
     if (unit.symbol == symbol) {
-      if (!std::isfinite(value) || value < 0) {
+      const double si = value * unit.factor;
+      if (!std::isfinite(value) || value < 0 || !std::isfinite(si)) {
         throw UnitError(std::string("expected a non-negative, finite ") + what + ", got \"" +
                         std::string(text) + "\"");
       }
-      return value * unit.factor;
+      return si;
     }
   }
   std::string known;

@@ -64,16 +64,16 @@ void GridJob::run_event(int event) {
 // so every response transfer starts as soon as the server sends it.
 void GridJob::run_requests(const InferenceModule& module, int module_index, int event, EventRecord& record) {
   const ModelSpec& model = context_.scenario.models[module.model];
-  const int total = module.requests_per_event();
+  const std::int64_t total = module.requests_per_event();
   // A receive writes the answered request into its slot when it completes. The buffers live as long
   // as the job, so sending a request allocates nothing once they have grown to `in_flight`.
   activities_.clear();
   pending_.clear();
   free_slots_.clear();
-  const auto slots = static_cast<std::size_t>(module.in_flight);
+  const auto slots = static_cast<std::size_t>(std::min<std::int64_t>(module.in_flight, total));
   if (received_.size() < slots) received_.resize(slots);
   for (std::size_t slot = 0; slot < slots; ++slot) free_slots_.push_back(slot);
-  int sent = 0, answered = 0, outstanding = 0;
+  std::int64_t sent = 0, answered = 0, outstanding = 0;
   const double first_sent = sg4::Engine::get_clock();
 
   auto send_next = [&]() {
@@ -83,7 +83,7 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
     rec.event = event;
     rec.module = module_index;
     rec.model = module.model;
-    rec.items = std::min(module.items_per_request, module.items_per_event - sent * module.items_per_request);
+    rec.items = module.items_in_request(sent);
     rec.input_bytes = rec.items * model.input_bytes_per_item;
     rec.output_bytes = rec.items * model.output_bytes_per_item;
     rec.server = context_.balancer.pick(module.model, index_);

@@ -9,6 +9,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "models/json_reader.hpp"
+
 namespace sonicsim {
 namespace {
 
@@ -37,9 +39,15 @@ ChildProcess start_child(const std::function<std::string()>& body) {
   std::string text;
   int code = 0;
   try {
-    text = "0" + body();
+    text = "0";
+    text += body();
+  } catch (const InputError& e) {
+    text = "2";
+    text += e.what();
+    code = 3;
   } catch (const std::exception& e) {
-    text = std::string("1") + e.what();
+    text = "1";
+    text += e.what();
     code = 3;
   } catch (...) {
     text = "1unknown error";
@@ -60,6 +68,7 @@ std::string read_child_output(int output_fd) {
 }
 
 std::string child_result(const std::string& sent, int wait_status) {
+  if (!sent.empty() && sent[0] == '2') throw InputError(sent.substr(1));
   if (!sent.empty() && sent[0] == '1') throw std::runtime_error(sent.substr(1));
   if (WIFSIGNALED(wait_status))
     throw std::runtime_error(std::string("the simulation process was killed by signal ") + strsignal(WTERMSIG(wait_status)));

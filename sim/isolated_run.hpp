@@ -19,7 +19,8 @@ ChildProcess start_child(const std::function<std::string()>& body);
 // not fit the pipe's buffer.
 std::string read_child_output(int output_fd);
 
-// The body's text, or a std::runtime_error carrying the child's error or how it died.
+// The body's text; or the child's error, rethrown as an InputError if it was one, else as a
+// std::runtime_error; or a std::runtime_error saying how the child died.
 std::string child_result(const std::string& sent, int wait_status);
 
 // Runs `body` in a forked child and returns the text it produced.

@@ -72,7 +72,7 @@ TEST_CASE("Prometheus samples with timestamps need no scrape time; without, they
   CHECK(test::input_error_of([] { read_prometheus_scrape(logs("triton_metrics_0.txt"), std::nullopt); }).find("@SECONDS") !=
         std::string::npos);
   CHECK(test::input_error_of([] { read_prometheus_scrape(logs("triton_metrics_bad.txt"), 1.0); })
-            .find("triton_metrics_bad.txt: line 1: expected a sample value") != std::string::npos);
+            .find("triton_metrics_bad.txt: line 1: expected a finite, non-negative sample value") != std::string::npos);
   CHECK_THROWS_AS(triton_window({a}), std::invalid_argument);
 }
 

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "models/json_reader.hpp"
 #include "models/sweep_grid.hpp"
 
 using namespace sonicsim;
@@ -24,7 +25,16 @@ TEST_CASE("malformed sweep axes are clear errors") {
   CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=1:x:1"), doctest::Contains("three numbers"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=5:1:1"), doctest::Contains("STOP >= START"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=1,,2"), doctest::Contains("empty value"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=[1,"), doctest::Contains("JSON array"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=[1,"), doctest::Contains("--set /a: /: invalid JSON"), InputError);
+  CHECK_THROWS_WITH_AS(parse_sweep_axis(R"(/a=[{"k": 1, "k": 2}])"), doctest::Contains("/0/k: duplicate key"), InputError);
+  CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=0:1e12:1"), doctest::Contains("more than 100000 values"), std::invalid_argument);
+}
+
+TEST_CASE("a grid of more points than a sweep runs is refused before it is built") {
+  const SweepAxis thousand = parse_sweep_axis("/a=1:1000:1");
+  CHECK_THROWS_WITH_AS(sweep_points({thousand, thousand}), doctest::Contains("the grid has 1000000 points"),
+                       std::invalid_argument);
+  CHECK(sweep_points({thousand, parse_sweep_axis("/b=1:100:1")}).size() == 100'000);
 }
 
 TEST_CASE("the grid is the Cartesian product, first axis slowest") {

@@ -285,7 +285,7 @@ TEST_CASE("text-format errors give the line and column") {
   SUBCASE("a missing file") {
     const Failure f = failure_of([] { read_triton_config("/nonexistent/config.pbtxt", "m"); });
     CHECK(f.file == "/nonexistent/config.pbtxt");
-    CHECK(f.message == "cannot open the file");
+    CHECK(f.message == "cannot open the file (No such file or directory)");
   }
 }
 

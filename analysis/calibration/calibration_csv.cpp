@@ -1,9 +1,10 @@
 #include "analysis/calibration/calibration_csv.hpp"
 
 #include <cmath>
-#include <fstream>
+#include <sstream>
 
 #include "analysis/csv_cells.hpp"
+#include "models/input_file.hpp"
 #include "models/json_reader.hpp"
 
 namespace sonicsim::calibration {
@@ -13,9 +14,8 @@ using Reader = io::CSVReader<6, io::trim_chars<' ', '\t'>, io::no_quote_escape<'
                              io::single_and_empty_line_comment<'#'>>;
 
 // The "# key: value" lines before the column line.
-std::vector<std::pair<std::string, std::string>> read_provenance(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "line 1", "cannot open the file");
+std::vector<std::pair<std::string, std::string>> read_provenance(const std::string& text, const std::string& path) {
+  std::istringstream in(text);
   std::string line;
   std::getline(in, line);
   if (line != kCalibrationCsvMagic)
@@ -62,9 +62,13 @@ double standard_error(LatencyStatistic statistic, double stddev_s, double repeat
 }
 
 CalibrationInput read_calibration_csv(const std::string& path, LatencyStatistic statistic) {
-  CalibrationInput input{path, "sonicsim calibration data v1", read_provenance(path), {}};
+  return parse_calibration_csv(read_input_file(path, kMaxLogFileBytes, "line 1"), path, statistic);
+}
+
+CalibrationInput parse_calibration_csv(const std::string& text, const std::string& path, LatencyStatistic statistic) {
+  CalibrationInput input{path, "sonicsim calibration data v1", read_provenance(text, path), {}};
   try {
-    Reader reader(path);
+    Reader reader(path, text.data(), text.data() + text.size());
     reader.read_header(io::ignore_extra_column, "batch_size", "mean_s", "p50_s", "p99_s", "stddev_s", "repeats");
     char *batch_text = nullptr, *mean_text = nullptr, *p50_text = nullptr, *p99_text = nullptr, *stddev_text = nullptr,
          *repeats_text = nullptr;

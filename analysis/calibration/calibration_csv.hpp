@@ -21,5 +21,6 @@ double standard_error(LatencyStatistic statistic, double stddev_s, double repeat
 
 // Throws InputError("FILE", "line N, column NAME", ...) on anything malformed.
 CalibrationInput read_calibration_csv(const std::string& path, LatencyStatistic statistic);
+CalibrationInput parse_calibration_csv(const std::string& text, const std::string& path, LatencyStatistic statistic);
 
 }  // namespace sonicsim::calibration

@@ -1,10 +1,10 @@
 #include "analysis/calibration/perf_analyzer_csv.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 #include "analysis/csv_cells.hpp"
+#include "models/input_file.hpp"
 #include "models/json_reader.hpp"
 
 namespace sonicsim::calibration {
@@ -17,10 +17,13 @@ using Reader = io::CSVReader<kColumns, io::trim_chars<' ', '\t'>, io::no_quote_e
 }  // namespace
 
 PerfAnalyzerTable read_perf_analyzer_csv(const std::string& path) {
-  if (!std::ifstream(path)) throw InputError(path, "line 1", "cannot open the file");
+  return parse_perf_analyzer_csv(read_input_file(path, kMaxLogFileBytes, "line 1"), path);
+}
+
+PerfAnalyzerTable parse_perf_analyzer_csv(const std::string& text, const std::string& path) {
   PerfAnalyzerTable table{path, "", {}};
   try {
-    Reader reader(path);
+    Reader reader(path, text.data(), text.data() + text.size());
     reader.read_header(io::ignore_extra_column | io::ignore_missing_column, "Concurrency", "Request Rate",
                        "Inferences/Second", "Client Send", "Network+Server Send/Recv", "Server Queue",
                        "Server Compute Input", "Server Compute Infer", "Server Compute Output", "Client Recv",

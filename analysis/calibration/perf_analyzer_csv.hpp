@@ -29,6 +29,7 @@ struct PerfAnalyzerTable {
 
 // Throws InputError("FILE", "line N, column NAME", ...) on anything malformed.
 PerfAnalyzerTable read_perf_analyzer_csv(const std::string& path);
+PerfAnalyzerTable parse_perf_analyzer_csv(const std::string& text, const std::string& path);
 
 // The kernel latency at perf_analyzer's batch size (-b): "Server Compute Infer" of the row with the
 // lowest load, where the dynamic batcher has the least to merge; the other columns of that row

@@ -8,7 +8,11 @@
 namespace sonicsim::validation {
 
 std::vector<ProfileExperiment> read_perf_profile(const std::string& path) {
-  const nlohmann::json document = read_json_file(path);
+  return parse_perf_profile(read_input_file(path, kMaxLogFileBytes), path);
+}
+
+std::vector<ProfileExperiment> parse_perf_profile(const std::string& text, const std::string& path) {
+  const nlohmann::json document = parse_json_text(text, path);
   const JsonNode root(document, "", path);
   std::vector<ProfileExperiment> experiments;
   for (const JsonNode& e : root.at("experiments").non_empty_elements()) {

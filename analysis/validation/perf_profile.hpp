@@ -16,5 +16,6 @@ struct ProfileExperiment {
 
 // Throws InputError naming the file and the JSON pointer of anything malformed.
 std::vector<ProfileExperiment> read_perf_profile(const std::string& path);
+std::vector<ProfileExperiment> parse_perf_profile(const std::string& text, const std::string& path);
 
 }  // namespace sonicsim::validation

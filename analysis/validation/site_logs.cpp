@@ -1,43 +1,63 @@
 #include "analysis/validation/site_logs.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
 
 #include "analysis/csv_cells.hpp"
+#include "models/input_file.hpp"
 #include "models/json_reader.hpp"
 
 namespace sonicsim::validation {
 namespace {
 
-// "2022-05-01T12:00:03.25Z" or with an offset "+02:00": seconds since the Unix epoch.
+// The digits text[pos, pos + n) as a number, or -1 if they are not all digits.
+int digits(const std::string& text, std::size_t pos, std::size_t n) {
+  if (pos + n > text.size()) return -1;
+  int value = 0;
+  for (std::size_t i = pos; i < pos + n; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) return -1;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value;
+}
+
+bool leap(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+
+// An RFC 3339 time (ISO 8601's Internet profile), e.g. "2022-05-01T12:00:03.25Z" or with an offset
+// "+02:00": seconds since the Unix epoch. Every field is range-checked (no 13th month, no 31 April).
 std::optional<double> iso8601_seconds(const std::string& text) {
-  std::tm tm{};
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-                  &tm.tm_sec, &consumed) != 6)
+  const int year = digits(text, 0, 4), month = digits(text, 5, 2), day = digits(text, 8, 2);
+  const int hour = digits(text, 11, 2), minute = digits(text, 14, 2), second = digits(text, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 ||
+      second < 0 || second > 59 || text[4] != '-' || text[7] != '-' || text[13] != ':' || text[16] != ':' ||
+      (text[10] != 'T' && text[10] != 't' && text[10] != ' '))
     return std::nullopt;
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
+  static constexpr int kDaysIn[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (day > kDaysIn[month - 1] + (month == 2 && leap(year) ? 1 : 0)) return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = year - 1900, tm.tm_mon = month - 1, tm.tm_mday = day;
+  tm.tm_hour = hour, tm.tm_min = minute, tm.tm_sec = second;
   double seconds = static_cast<double>(timegm(&tm));
-  std::size_t pos = static_cast<std::size_t>(consumed);
+  std::size_t pos = 19;
   if (pos < text.size() && text[pos] == '.') {
     std::size_t end = pos + 1;
     while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
-    if (end == pos + 1) return std::nullopt;
+    if (end == pos + 1 || end - pos > 16) return std::nullopt;
     seconds += std::stod("0" + text.substr(pos, end - pos));
     pos = end;
   }
-  if (pos < text.size() && text[pos] == 'Z') return pos + 1 == text.size() ? std::optional(seconds) : std::nullopt;
-  int hours = 0, minutes = 0;
-  char sign = 0;
-  if (pos < text.size() && std::sscanf(text.c_str() + pos, "%c%2d:%2d", &sign, &hours, &minutes) == 3 &&
-      (sign == '+' || sign == '-') && pos + 6 == text.size())
-    return seconds - (sign == '+' ? 1 : -1) * (hours * 3600.0 + minutes * 60.0);
-  return std::nullopt;
+  if (pos + 1 == text.size() && (text[pos] == 'Z' || text[pos] == 'z')) return seconds;
+  const int offset_hours = digits(text, pos + 1, 2), offset_minutes = digits(text, pos + 4, 2);
+  if (pos + 6 != text.size() || (text[pos] != '+' && text[pos] != '-') || text[pos + 3] != ':' || offset_hours < 0 ||
+      offset_hours > 23 || offset_minutes < 0 || offset_minutes > 59)
+    return std::nullopt;
+  return seconds - (text[pos] == '+' ? 1 : -1) * (offset_hours * 3600.0 + offset_minutes * 60.0);
 }
 
 using EventReader = io::CSVReader<7, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
@@ -46,10 +66,13 @@ using EventReader = io::CSVReader<7, io::trim_chars<' ', '\t'>, io::double_quote
 }  // namespace
 
 std::vector<LoggedEvent> read_event_log(const std::string& path) {
-  if (!std::ifstream(path)) throw InputError(path, "line 1", "cannot open the file");
+  return parse_event_log(read_input_file(path, kMaxLogFileBytes, "line 1"), path);
+}
+
+std::vector<LoggedEvent> parse_event_log(const std::string& text, const std::string& path) {
   std::vector<LoggedEvent> events;
   try {
-    EventReader reader(path);
+    EventReader reader(path, text.data(), text.data() + text.size());
     reader.read_header(io::ignore_extra_column | io::ignore_missing_column, "job", "event", "start_s", "end_s", "start",
                        "end", "cpu_type");
     for (const char* required : {"job", "event"})
@@ -92,7 +115,11 @@ std::vector<LoggedEvent> read_event_log(const std::string& path) {
 }
 
 std::vector<LoggedJob> read_condor_history(const std::string& path) {
-  const nlohmann::json document = read_json_file(path);
+  return parse_condor_history(read_input_file(path, kMaxLogFileBytes), path);
+}
+
+std::vector<LoggedJob> parse_condor_history(const std::string& text, const std::string& path) {
+  const nlohmann::json document = parse_json_text(text, path);
   const JsonNode root(document, "", path);
   if (!document.is_array()) root.fail("expected an array of job ClassAds (condor_history -json)");
   std::vector<LoggedJob> jobs;
@@ -104,11 +131,10 @@ std::vector<LoggedJob> read_condor_history(const std::string& path) {
     const auto completion = number("CompletionDate");
     if (!completion || *completion <= 0) continue;  // not finished
     LoggedJob job;
-    const auto cluster = number("ClusterId"), proc = number("ProcId");
-    if (!cluster) ad.fail("expected a \"ClusterId\"");
-    std::ostringstream id;
-    id << static_cast<long long>(*cluster) << '.' << static_cast<long long>(proc.value_or(0));
-    job.id = id.str();
+    if (!ad.find("ClusterId")) ad.fail("expected a \"ClusterId\"");
+    const std::int64_t cluster = ad.at("ClusterId").integer_at_least(0);
+    const std::int64_t proc = ad.find("ProcId") ? ad.at("ProcId").integer_at_least(0) : 0;
+    job.id = std::to_string(cluster) + '.' + std::to_string(proc);
     job.end_s = *completion;
     job.start_s = number("JobCurrentStartDate").value_or(number("JobStartDate").value_or(0));
     if (const auto wall = number("RemoteWallClockTime"))
@@ -128,26 +154,42 @@ std::vector<LoggedJob> read_condor_history(const std::string& path) {
 }
 
 TritonScrape read_prometheus_scrape(const std::string& path, std::optional<double> time_s) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "line 1", "cannot open the file");
+  return parse_prometheus_scrape(read_input_file(path, kMaxLogFileBytes, "line 1"), path, time_s);
+}
+
+// Prometheus' text exposition format: "name{labels} value [timestamp_ms]" per line.
+TritonScrape parse_prometheus_scrape(const std::string& text, const std::string& path, std::optional<double> time_s) {
   TritonScrape scrape;
   scrape.path = path;
   std::optional<double> stamped;
   double gpu_sum = 0;
   int gpus = 0;
+  std::istringstream in(text);
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line[0] == '#') continue;
+    const std::string where = "line " + std::to_string(number);
     const auto brace = line.find('{');
     const auto space = line.find(' ', brace == std::string::npos ? 0 : line.find('}', brace));
-    if (space == std::string::npos)
-      throw InputError(path, "line " + std::to_string(number), "expected \"name{labels} value [timestamp]\"");
+    if (space == std::string::npos) throw InputError(path, where, "expected \"name{labels} value [timestamp]\"");
     const std::string name = line.substr(0, std::min(brace, space));
     std::istringstream rest(line.substr(space + 1));
+    std::string value_text, stamp_text, extra;
+    rest >> value_text >> stamp_text >> extra;
+    const char* value_end = value_text.data() + value_text.size();
     double value = 0;
-    if (!(rest >> value))
-      throw InputError(path, "line " + std::to_string(number), "expected a sample value after \"" + name + "\"");
-    if (long long ms = 0; rest >> ms) stamped = std::max(stamped.value_or(0), ms / 1000.0);
+    if (const auto [stop, error] = std::from_chars(value_text.data(), value_end, value);
+        value_text.empty() || error != std::errc() || stop != value_end || !std::isfinite(value) || value < 0)
+      throw InputError(path, where, "expected a finite, non-negative sample value after \"" + name + "\", got \"" +
+                                        value_text + "\"");
+    if (!stamp_text.empty()) {
+      long long ms = 0;
+      const char* stamp_end = stamp_text.data() + stamp_text.size();
+      if (const auto [stop, error] = std::from_chars(stamp_text.data(), stamp_end, ms);
+          error != std::errc() || stop != stamp_end || ms < 0 || !extra.empty())
+        throw InputError(path, where, "expected a timestamp in milliseconds after the value, got \"" + stamp_text + "\"");
+      stamped = std::max(stamped.value_or(0), static_cast<double>(ms) / 1000.0);
+    }
     if (name == "nv_inference_request_success") scrape.success += value;
     else if (name == "nv_inference_request_failure") scrape.failure += value;
     else if (name == "nv_inference_count") scrape.inferences += value;
@@ -174,6 +216,22 @@ TritonWindow triton_window(std::vector<TritonScrape> scrapes) {
   std::sort(scrapes.begin(), scrapes.end(), [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
   if (scrapes.size() < 2 || scrapes.back().time_s <= scrapes.front().time_s)
     throw std::invalid_argument("Triton metrics need at least two scrapes at different times (counters are cumulative)");
+  for (std::size_t i = 1; i < scrapes.size(); ++i) {
+    const TritonScrape &before = scrapes[i - 1], &after = scrapes[i];
+    for (const auto& [name, counter] : {std::pair{"nv_inference_request_success", &TritonScrape::success},
+                                        {"nv_inference_request_failure", &TritonScrape::failure},
+                                        {"nv_inference_count", &TritonScrape::inferences},
+                                        {"nv_inference_exec_count", &TritonScrape::executions},
+                                        {"nv_inference_queue_duration_us", &TritonScrape::queue_us},
+                                        {"nv_inference_request_duration_us", &TritonScrape::request_us},
+                                        {"nv_inference_compute_infer_duration_us", &TritonScrape::compute_infer_us}})
+      if (after.*counter < before.*counter)
+        throw InputError(after.path, "counters",
+                         std::string(name) + " went down from " + std::to_string(before.*counter) + " (" + before.path +
+                             ") to " + std::to_string(after.*counter) +
+                             ": counters only grow, so the server restarted between the scrapes or the files are "
+                             "from different servers");
+  }
   const TritonScrape &first = scrapes.front(), &last = scrapes.back();
   TritonWindow w;
   w.seconds = last.time_s - first.time_s;

@@ -20,6 +20,7 @@ struct LoggedEvent {
 // (ISO 8601, e.g. 2022-05-01T12:00:03.5Z); cpu_type and other columns are optional. sonicsim's own
 // events.csv is such a file.
 std::vector<LoggedEvent> read_event_log(const std::string& path);
+std::vector<LoggedEvent> parse_event_log(const std::string& text, const std::string& path);
 
 struct LoggedJob {
   std::string id;          // ClusterId.ProcId
@@ -31,6 +32,7 @@ struct LoggedJob {
 
 // `condor_history -json` output: an array of job ClassAds. Jobs without a CompletionDate are skipped.
 std::vector<LoggedJob> read_condor_history(const std::string& path);
+std::vector<LoggedJob> parse_condor_history(const std::string& text, const std::string& path);
 
 // One scrape of Triton's /metrics, summed over models and GPUs (cumulative counters).
 struct TritonScrape {
@@ -43,6 +45,7 @@ struct TritonScrape {
 
 // `time_s`: the scrape time when the samples carry no timestamp.
 TritonScrape read_prometheus_scrape(const std::string& path, std::optional<double> time_s);
+TritonScrape parse_prometheus_scrape(const std::string& text, const std::string& path, std::optional<double> time_s);
 
 // Rates and per-request means between the first and last scrape (by time), from counter deltas.
 struct TritonWindow {
@@ -53,6 +56,8 @@ struct TritonWindow {
   std::optional<double> gpu_utilization;  // mean over the scrapes that have it
 };
 
-TritonWindow triton_window(std::vector<TritonScrape> scrapes);  // at least two scrapes at different times
+// At least two scrapes at different times; a counter that goes down between two scrapes (a server
+// restarted in between) is an InputError naming the later scrape's file.
+TritonWindow triton_window(std::vector<TritonScrape> scrapes);
 
 }  // namespace sonicsim::validation

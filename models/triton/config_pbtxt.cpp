@@ -4,10 +4,7 @@
 #include <google/protobuf/text_format.h>
 
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "models/json_reader.hpp"
 #include "triton/model_config.pb.h"  // generated from model_config.proto in the build tree
@@ -79,16 +76,12 @@ InstanceKind read_kind(inference::ModelInstanceGroup::Kind kind) {
   }
 }
 
-inference::ModelConfig parse_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in || !std::filesystem::is_regular_file(path)) throw InputError(path, "", "cannot open the file");
-  std::stringstream text;
-  text << in.rdbuf();
+inference::ModelConfig parse_text(const std::string& text, const std::string& path) {
   inference::ModelConfig message;
   FirstError error;
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&error);
-  if (!parser.ParseFromString(text.str(), &message))
+  if (!parser.ParseFromString(text, &message))
     throw InputError(path, error.location(), error.message().empty() ? "invalid model configuration" : error.message());
   return message;
 }
@@ -96,7 +89,11 @@ inference::ModelConfig parse_text(const std::string& path) {
 }  // namespace
 
 ModelConfig read_triton_config(const std::string& path, const std::string& model_name) {
-  const inference::ModelConfig message = parse_text(path);
+  return parse_triton_config(read_input_file(path, kMaxConfigFileBytes), path, model_name);
+}
+
+ModelConfig parse_triton_config(const std::string& text, const std::string& path, const std::string& model_name) {
+  const inference::ModelConfig message = parse_text(text, path);
   const ConfigSource source{path, std::nullopt};
 
   if (!message.name().empty() && message.name() != model_name)

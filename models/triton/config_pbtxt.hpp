@@ -19,5 +19,7 @@ namespace sonicsim::triton {
 // `path` and the line and column (parse errors) or the field path (everything else), including
 // for sequence_batching and ensemble_scheduling, which are not simulated.
 ModelConfig read_triton_config(const std::string& path, const std::string& model_name);
+// The same from the file's text (`path` names it in errors).
+ModelConfig parse_triton_config(const std::string& text, const std::string& path, const std::string& model_name);
 
 }  // namespace sonicsim::triton

@@ -1,6 +1,7 @@
 #include "models/triton/model_config.hpp"
 
 #include "models/json_reader.hpp"
+#include "models/limits.hpp"
 
 namespace sonicsim::triton {
 namespace {
@@ -55,6 +56,32 @@ void validate_dynamic_batching(const ModelConfig& config, const DynamicBatchingC
   }
 }
 
+// Bounds of sonicsim's own (models/limits.hpp), beyond Triton's rules: sizes it can simulate.
+void check_simulated_sizes(const ModelConfig& config, const ConfigSource& source) {
+  if (config.max_batch_size > limits::kMaxBatchSize)
+    source.fail({"max_batch_size"}, "sonicsim simulates a max_batch_size of at most " +
+                                        std::to_string(limits::kMaxBatchSize) + ", got " + std::to_string(config.max_batch_size));
+  for (std::size_t i = 0; i < config.instance_groups.size(); ++i)
+    if (config.instance_groups[i].count > limits::kMaxInstancesPerGroup)
+      source.fail({"instance_group", i, "count"}, "sonicsim simulates at most " + std::to_string(limits::kMaxInstancesPerGroup) +
+                                                      " instances per group (per GPU), got " +
+                                                      std::to_string(config.instance_groups[i].count));
+  if (!config.dynamic_batching) return;
+  const DynamicBatchingConfig& batching = *config.dynamic_batching;
+  if (batching.priority_levels > limits::kMaxPriorityLevels)
+    source.fail({"dynamic_batching", "priority_levels"}, "sonicsim simulates at most " +
+                                                             std::to_string(limits::kMaxPriorityLevels) +
+                                                             " priority levels, got " + std::to_string(batching.priority_levels));
+  if (batching.max_queue_delay_s > limits::kMaxDurationS)
+    source.fail({"dynamic_batching", "max_queue_delay_microseconds"}, "expected at most 1e14 (1e8 s)");
+  const auto check_policy = [&](const QueuePolicy& policy, std::initializer_list<FieldStep> field) {
+    if (policy.default_timeout_s > limits::kMaxDurationS) source.fail(field, "expected at most 1e14 (1e8 s)");
+  };
+  check_policy(batching.default_queue_policy, {"dynamic_batching", "default_queue_policy", "default_timeout_microseconds"});
+  for (const auto& [level, policy] : batching.priority_queue_policy)
+    check_policy(policy, {"dynamic_batching", "priority_queue_policy", level, "default_timeout_microseconds"});
+}
+
 }  // namespace
 
 const char* kind_name(InstanceKind kind) {
@@ -91,6 +118,7 @@ void validate_model_config(const ModelConfig& config, const ConfigSource& source
   if (config.max_batch_size < 0)
     source.fail({"max_batch_size"}, "'max_batch_size' must be non-negative value for " + config.name);
   if (config.dynamic_batching) validate_dynamic_batching(config, *config.dynamic_batching, source);
+  check_simulated_sizes(config, source);
   for (std::size_t i = 0; i < config.instance_groups.size(); ++i) {
     const InstanceGroup& group = config.instance_groups[i];
     // Triton replaces a count below 1 by the default; 0 is what an unset count reads as, but a

@@ -20,14 +20,12 @@ namespace {
 CalibrationInput read_input(const std::string& argument, LatencyStatistic statistic) {
   const auto at = argument.rfind('@');
   const std::string path = at == std::string::npos ? argument : argument.substr(0, at);
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "line 1", "cannot open the file");
-  std::string first_line;
-  std::getline(in, first_line);
+  const std::string text = read_input_file(path, kMaxLogFileBytes, "line 1");
+  const std::string first_line = text.substr(0, text.find('\n'));
   if (first_line == kCalibrationCsvMagic) {
     if (at != std::string::npos)
       throw po::error("\"" + argument + "\": a sonicsim calibration CSV states its batch sizes; drop the @BATCH");
-    return read_calibration_csv(path, statistic);
+    return parse_calibration_csv(text, path, statistic);
   }
   if (first_line.rfind("Concurrency,", 0) == 0 || first_line.rfind("Request Rate,", 0) == 0) {
     if (at == std::string::npos)
@@ -43,7 +41,7 @@ CalibrationInput read_input(const std::string& argument, LatencyStatistic statis
     } catch (const std::exception&) {
       throw po::error("\"" + argument + "\": expected FILE@BATCH with BATCH a positive integer");
     }
-    return kernel_point_from_perf_analyzer(read_perf_analyzer_csv(path), batch);
+    return kernel_point_from_perf_analyzer(parse_perf_analyzer_csv(text, path), batch);
   }
   throw InputError(path, "line 1",
                    std::string("expected \"") + kCalibrationCsvMagic +

@@ -6,6 +6,7 @@
 #include <boost/program_options/errors.hpp>
 
 #include "models/json_reader.hpp"
+#include "models/message_text.hpp"
 #include "sim/cli/analytic_command.hpp"
 #include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/plan_command.hpp"
@@ -28,6 +29,12 @@ const char* const kUsage =
     "\n"
     "`sonicsim COMMAND --help` describes a command's options.\n";
 
+// Every error is one line, whatever user text it echoes.
+int report(const std::exception& e, int exit_code) {
+  std::cerr << "sonicsim: error: " << sonicsim::one_line(e.what()) << '\n';
+  return exit_code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -45,19 +52,19 @@ int main(int argc, char** argv) {
     if (command == "validate") return sonicsim::cli::validate_command(rest);
     if (command == "sweep") return sonicsim::cli::sweep_command(rest);
     if (command == "calibrate") return sonicsim::cli::calibrate_command(rest);
-    std::cerr << "sonicsim: error: unknown command \"" << command << "\"\n" << kUsage;
+    std::cerr << "sonicsim: error: unknown command \"" << sonicsim::printable(command)
+              << "\" (expected run, sweep, plan, analytic, validate or calibrate; see sonicsim --help)\n";
     return 2;
   } catch (const sonicsim::InputError& e) {
-    std::cerr << "sonicsim: error: " << e.what() << '\n';
-    return 2;
+    return report(e, 2);
   } catch (const boost::program_options::error& e) {
-    std::cerr << "sonicsim: error: " << e.what() << '\n';
-    return 2;
+    return report(e, 2);
   } catch (const std::invalid_argument& e) {
-    std::cerr << "sonicsim: error: " << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "sonicsim: error: " << e.what() << '\n';
+    return report(e, 2);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "sonicsim: error: out of memory\n";
     return 1;
+  } catch (const std::exception& e) {
+    return report(e, 1);
   }
 }

@@ -1,8 +1,8 @@
 #include "sim/cli/validate_command.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -12,6 +12,7 @@
 #include "analysis/validation/comparison.hpp"
 #include "analysis/validation/perf_profile.hpp"
 #include "sim/perf_simulation.hpp"
+#include "models/input_file.hpp"
 #include "models/json_reader.hpp"
 #include "models/scenario_parser.hpp"
 #include "models/sweep_grid.hpp"
@@ -50,31 +51,30 @@ void read_log(const std::string& argument, Logs& logs) {
   std::string path = argument;
   std::optional<double> time_s;
   if (at != std::string::npos && at > 0) {
-    try {
-      std::size_t used = 0;
-      time_s = std::stod(argument.substr(at + 1), &used);
-      if (used != argument.size() - at - 1) throw std::invalid_argument("");
+    const std::string seconds = argument.substr(at + 1);
+    double value = 0;
+    const auto [stop, error] = std::from_chars(seconds.data(), seconds.data() + seconds.size(), value);
+    if (!seconds.empty() && error == std::errc() && stop == seconds.data() + seconds.size()) {
+      if (!std::isfinite(value) || value < 0)
+        throw po::error("\"" + argument + "\": expected FILE@SECONDS with SECONDS a finite time of at least 0");
+      time_s = value;
       path = argument.substr(0, at);
-    } catch (const std::exception&) {
-      time_s.reset();
     }
   }
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "line 1", "cannot open the file");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_input_file(path, kMaxLogFileBytes);
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '[') {
-    const auto jobs = read_condor_history(path);
+    const auto jobs = parse_condor_history(text, path);
     logs.jobs.insert(logs.jobs.end(), jobs.begin(), jobs.end());
   } else if (text.find("nv_inference_") != std::string::npos) {
-    logs.scrapes.push_back(read_prometheus_scrape(path, time_s));
+    logs.scrapes.push_back(parse_prometheus_scrape(text, path, time_s));
   } else if (first != std::string::npos && text[first] == '{') {
-    const auto experiments = read_perf_profile(path);
+    const auto experiments = parse_perf_profile(text, path);
     logs.profile.insert(logs.profile.end(), experiments.begin(), experiments.end());
   } else if (text.rfind("Concurrency,", 0) == 0 || text.rfind("Request Rate,", 0) == 0) {
-    logs.perf_tables.push_back(calibration::read_perf_analyzer_csv(path));
+    logs.perf_tables.push_back(calibration::parse_perf_analyzer_csv(text, path));
   } else {
-    const auto events = read_event_log(path);
+    const auto events = parse_event_log(text, path);
     logs.events.insert(logs.events.end(), events.begin(), events.end());
   }
 }
@@ -214,12 +214,15 @@ Tolerances read_tolerances(const std::string& path, const std::vector<std::strin
   }
   for (const std::string& flag : flags) {
     const auto eq = flag.find('=');
-    try {
-      if (eq == std::string::npos) throw std::invalid_argument("");
-      t.by_metric[flag.substr(0, eq)] = std::stod(flag.substr(eq + 1));
-    } catch (const std::exception&) {
-      throw po::error("--tolerance expects METRIC=FRACTION (e.g. event_time_p99=0.2), got \"" + flag + "\"");
+    double fraction = -1;
+    if (eq != std::string::npos) {
+      const auto [stop, error] = std::from_chars(flag.data() + eq + 1, flag.data() + flag.size(), fraction);
+      if (error != std::errc() || stop != flag.data() + flag.size() || !std::isfinite(fraction)) fraction = -1;
     }
+    if (eq == std::string::npos || eq == 0 || fraction < 0)
+      throw po::error("--tolerance expects METRIC=FRACTION with a finite FRACTION >= 0 (e.g. event_time_p99=0.2), got \"" +
+                      flag + "\"");
+    t.by_metric[flag.substr(0, eq)] = fraction;
   }
   return t;
 }

@@ -1,0 +1,43 @@
+#pragma once
+// Upper bounds on what an input may ask for. Each keeps a run's memory and time bounded and every
+// quantity finite through unit conversion and arithmetic; none comes near what a real farm needs.
+// scenarios/README.md ("Limits") lists them; the parsers refuse anything beyond with an InputError
+// naming the JSON pointer.
+#include <cstdint>
+
+namespace sonicsim::limits {
+
+// Quantities with units.
+inline constexpr double kMaxDurationS = 1e8;        // any duration: about 3.2 years
+inline constexpr double kMaxBytes = 1e15;           // any data size: 1 PB (per item, per request, TCP window)
+inline constexpr double kMinBandwidthBps = 1.0 / 8;  // 1 bit/s
+inline constexpr double kMaxBandwidthBps = 1e15;    // 8 Pbit/s
+inline constexpr double kMinCpuSpeed = 1e-6;         // relative to the reference CPU
+inline constexpr double kMaxCpuSpeed = 1e6;
+inline constexpr double kMinFactor = 1e-6;           // SimGrid's latency and bandwidth factors
+inline constexpr double kMaxFactor = 1e6;
+inline constexpr double kMaxStackBytes = 64.0 * 1024 * 1024;  // per simulated actor
+
+// Sizes of the simulated system. SimGrid gives every job, instance, frontend thread and client an
+// actor with a stack of its own, and every node and GPU a host.
+inline constexpr std::int64_t kMaxActors = 300'000;
+inline constexpr std::int64_t kMaxHosts = 200'000;
+inline constexpr int kMaxNodesPerPool = 100'000;
+inline constexpr int kMaxCoresPerNode = 10'000;
+inline constexpr int kMaxServersPerGroup = 10'000;
+inline constexpr int kMaxGpusPerServer = 1'024;
+inline constexpr int kMaxInstancesPerGroup = 1'024;  // instance_group.count, instances_per_gpu
+inline constexpr int kMaxFrontendThreads = 1'024;
+inline constexpr int kMaxBatchSize = 1 << 24;        // max_batch_size: units of two batches still fit an int
+inline constexpr int kMaxPriorityLevels = 1'000;     // the scheduler keeps a queue per level
+inline constexpr int kMaxInFlight = 1'000'000;       // requests outstanding per job
+
+// Work. A run keeps every event in memory (about 100 bytes each) for its statistics, and every
+// request and batch it writes out; these bounds keep that under a few GB.
+inline constexpr std::int64_t kMaxEvents = 20'000'000;
+inline constexpr std::int64_t kMaxRecordedRequests = 20'000'000;  // with "requests" in the outputs
+inline constexpr std::int64_t kMaxRecordedBatches = 20'000'000;   // with "batches" in the outputs
+inline constexpr std::int64_t kMaxRequests = 1'000'000'000;        // requests a run may simulate
+inline constexpr std::int64_t kMaxSweepPoints = 100'000;
+
+}  // namespace sonicsim::limits

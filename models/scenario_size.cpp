@@ -1,0 +1,145 @@
+#include "models/scenario_size.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "models/limits.hpp"
+
+namespace sonicsim {
+namespace {
+
+std::string count_text(std::int64_t n) { return std::to_string(n); }
+
+bool runs_on_cpu(const triton::InstanceGroup& group) {
+  return group.kind == triton::InstanceKind::Cpu || group.kind == triton::InstanceKind::Model;
+}
+
+// The smallest kernel time over batch sizes 1..max_units, and where it is. The latency forms are
+// linear between their breakpoints, so the ends and the breakpoints suffice.
+std::pair<double, double> smallest_latency(const KernelLatency& latency, int max_units) {
+  std::vector<double> batches{1.0, static_cast<double>(max_units)};
+  if (const auto* table = std::get_if<TableLatency>(&latency))
+    for (const auto& [batch, seconds] : table->points)
+      if (batch >= 1 && batch <= max_units) batches.push_back(batch);
+  std::pair<double, double> smallest{kernel_latency_s(latency, 1.0), 1.0};
+  for (const double b : batches)
+    if (const double t = kernel_latency_s(latency, b); t < smallest.first) smallest = {t, b};
+  return smallest;
+}
+
+void check_served_models(const JsonNode& root, const Scenario& s) {
+  for (const ServerGroup& group : s.platform.servers)
+    for (const std::string& name : group.models) {
+      const ModelSpec& model = s.models[static_cast<std::size_t>(s.model_index(name))];
+      const JsonNode node = root.at("models").at(name);
+      if (active_instances(model, group) == 0)
+        node.fail("model \"" + name + "\" has no instance that takes work on server group \"" + group.name +
+                  "\" (every instance group is passive): its requests could never be served");
+      const int max_units = std::max(1, model.max_batch_size);
+      std::vector<std::string> types{group.gpu_type};
+      for (const triton::InstanceGroup& g : model.instance_groups)
+        if (runs_on_cpu(g) && !g.passive) types.emplace_back("cpu");
+      for (const std::string& type : types) {
+        const auto [seconds, batch] = smallest_latency(model.latency_for(type), max_units);
+        if (!(seconds >= 0))
+          node.fail("the kernel latency for \"" + type + "\" is negative (" + std::to_string(seconds) + " s) at batch " +
+                    count_text(static_cast<std::int64_t>(batch)) + ": expected a time of at least 0 at every batch size up to " +
+                    count_text(max_units));
+      }
+    }
+}
+
+void check_workload(const JsonNode& root, const Scenario& s) {
+  const JsonNode workload = root.at("workload");
+  const auto modules = workload.at("modules").elements();
+  std::int64_t requests_per_event = 0;
+  for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
+    const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
+    if (!inference) continue;
+    const ModelSpec& model = s.models[static_cast<std::size_t>(inference->model)];
+    const double largest = std::min(inference->items_per_request, inference->items_per_event);
+    for (const double per_item : {model.input_bytes_per_item, model.output_bytes_per_item})
+      if (largest * per_item > limits::kMaxBytes)
+        modules[i].fail("a request of " + count_text(static_cast<std::int64_t>(largest)) + " items of model \"" +
+                        model.name + "\" carries more than 1PB, the most sonicsim moves in one transfer");
+    requests_per_event += inference->requests_per_event();
+    if (requests_per_event > limits::kMaxRequests)
+      modules[i].fail("an event sends more than " + count_text(limits::kMaxRequests) + " requests");
+  }
+  if (!s.workload.events_per_job) return;
+  const std::int64_t events = static_cast<std::int64_t>(s.workload.jobs) * *s.workload.events_per_job;
+  if (events > limits::kMaxEvents)
+    workload.at("events_per_job").fail("the run would simulate " + count_text(events) + " events (jobs x events_per_job), more than the " +
+                                       count_text(limits::kMaxEvents) + " sonicsim keeps in memory");
+  if (requests_per_event > 0 && events > limits::kMaxRequests / requests_per_event)
+    workload.at("events_per_job").fail("the run would simulate more than " + count_text(limits::kMaxRequests) +
+                                       " requests (about a day of computing)");
+  if (s.simulation.outputs.requests && events * requests_per_event > limits::kMaxRecordedRequests)
+    workload.at("events_per_job").fail("the run would write " + count_text(events * requests_per_event) +
+                                       " requests to requests.csv, more than the " + count_text(limits::kMaxRecordedRequests) +
+                                       " sonicsim keeps in memory: leave \"requests\" out of /simulation/outputs");
+}
+
+void check_perf_load(const JsonNode& root, const Scenario& s) {
+  const PerfAnalyzerLoad& load = *s.perf_analyzer;
+  const JsonNode node = root.at("perf_analyzer");
+  const ModelSpec& model = s.models[static_cast<std::size_t>(load.model)];
+  for (const double per_item : {model.input_bytes_per_item, model.output_bytes_per_item})
+    if (load.batch_size * per_item > limits::kMaxBytes)
+      node.at("batch_size").fail("a request of this batch carries more than 1PB, the most sonicsim moves in one transfer");
+  if (load.mode == PerfLoadMode::RequestRate) {
+    // Every request is an actor until it is answered; an overloaded server can hold them all.
+    const double most = *std::max_element(load.levels.begin(), load.levels.end()) * load.end_s();
+    if (most > static_cast<double>(limits::kMaxActors))
+      node.at("request_rate").fail("a level sends " + count_text(static_cast<std::int64_t>(most)) +
+                                   " requests over the run, more than the " + count_text(limits::kMaxActors) +
+                                   " sonicsim can have in flight at once");
+  }
+}
+
+}  // namespace
+
+std::int64_t active_instances(const ModelSpec& model, const ServerGroup& group) {
+  if (model.instance_groups.empty()) return static_cast<std::int64_t>(group.gpus_per_server) * model.instances_per_gpu;
+  std::int64_t instances = 0;
+  for (const triton::InstanceGroup& g : model.instance_groups) {
+    if (g.passive) continue;
+    const std::int64_t devices = runs_on_cpu(g) ? 1 : g.gpus.empty() ? group.gpus_per_server : static_cast<std::int64_t>(g.gpus.size());
+    instances += devices * g.count;
+  }
+  return instances;
+}
+
+std::int64_t simulated_actors(const Scenario& s) {
+  std::int64_t actors = 0;
+  if (s.perf_analyzer) {
+    const PerfAnalyzerLoad& load = *s.perf_analyzer;
+    const double most = *std::max_element(load.levels.begin(), load.levels.end());
+    actors = 2 + (load.mode == PerfLoadMode::Concurrency ? static_cast<std::int64_t>(most)
+                                                         : static_cast<std::int64_t>(most * load.end_s()));
+  } else {
+    actors = s.workload.jobs;
+  }
+  for (const ServerGroup& group : s.platform.servers) {
+    std::int64_t per_server = group.frontend ? group.frontend->threads : 0;
+    for (const std::string& name : group.models)
+      per_server += 1 + active_instances(s.models[static_cast<std::size_t>(s.model_index(name))], group);
+    actors += per_server * group.count;
+  }
+  return actors;
+}
+
+void check_scenario_size(const JsonNode& root, const Scenario& s) {
+  check_served_models(root, s);
+  if (s.perf_analyzer)
+    check_perf_load(root, s);
+  else
+    check_workload(root, s);
+  const std::int64_t actors = simulated_actors(s);
+  if (actors > limits::kMaxActors)
+    root.at(s.perf_analyzer ? "perf_analyzer" : "workload")
+        .fail("the run needs " + count_text(actors) + " simulated actors (jobs or clients, and per server its frontend "
+              "threads, instances and batchers), more than the " + count_text(limits::kMaxActors) + " sonicsim runs");
+}
+
+}  // namespace sonicsim
