@@ -1,28 +1,15 @@
 #include "analysis/result_writers.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "analysis/output_file.hpp"
 #include "analysis/triton_report.hpp"
 
 namespace sonicsim {
 namespace {
-
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
-File open_for_writing(const std::string& path) {
-  File f(std::fopen(path.c_str(), "w"));
-  if (!f) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
-  return f;
-}
 
 const char* status_name(RequestStatus s) {
   switch (s) {
@@ -36,36 +23,40 @@ const char* status_name(RequestStatus s) {
 }  // namespace
 
 void write_events_csv(const std::string& path, const SimulationResults& r) {
-  File f = open_for_writing(path);
-  std::fputs("job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,frontend_s,"
-             "queue_s,gpu_s,requests,rejected_requests\n",
-             f.get());
+  OutputFile f(path);
+  f.write("job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,frontend_s,"
+          "queue_s,gpu_s,requests,rejected_requests\n");
   for (const EventRecord& e : r.events)
-    std::fprintf(f.get(), "%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d\n", e.job, e.event,
-                 e.start_s, e.end_s, e.time_s(), e.cpu_s, e.preprocess_s, e.fallback_s, e.inference_s, e.network_s,
-                 e.frontend_s, e.queue_s, e.gpu_s, e.requests, e.rejected_requests);
+    f.printf("%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d\n", e.job, e.event, e.start_s, e.end_s,
+             e.time_s(), e.cpu_s, e.preprocess_s, e.fallback_s, e.inference_s, e.network_s, e.frontend_s, e.queue_s,
+             e.gpu_s, e.requests, e.rejected_requests);
+  f.close();
 }
 
 void write_requests_csv(const std::string& path, const SimulationResults& r) {
-  File f = open_for_writing(path);
-  std::fputs("request,job,event,module,model,server,items,input_bytes,output_bytes,sent_s,arrived_s,enqueued_s,"
-             "exec_start_s,exec_end_s,responded_s,received_s,batch,status\n",
-             f.get());
+  OutputFile f(path);
+  f.write("request,job,event,module,model,server,items,input_bytes,output_bytes,sent_s,arrived_s,enqueued_s,"
+          "exec_start_s,exec_end_s,responded_s,received_s,batch,status\n");
+  std::vector<std::string> modules, models, servers;  // names as CSV fields
+  for (const auto& name : r.module_names) modules.push_back(csv_field(name));
+  for (const auto& name : r.model_names) models.push_back(csv_field(name));
+  for (const auto& name : r.server_names) servers.push_back(csv_field(name));
   for (const RequestRecord& q : r.requests)
-    std::fprintf(f.get(), "%lld,%d,%d,%s,%s,%s,%d,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%s\n",
-                 static_cast<long long>(q.id), q.job, q.event, r.module_names[q.module].c_str(),
-                 r.model_names[q.model].c_str(), r.server_names[q.server].c_str(), q.items, q.input_bytes,
-                 q.output_bytes, q.sent_s, q.arrived_s, q.enqueued_s, q.exec_start_s, q.exec_end_s, q.responded_s,
-                 q.received_s, static_cast<long long>(q.batch), status_name(q.status));
+    f.printf("%lld,%d,%d,%s,%s,%s,%d,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%s\n", static_cast<long long>(q.id),
+             q.job, q.event, modules[q.module].c_str(), models[q.model].c_str(), servers[q.server].c_str(), q.items,
+             q.input_bytes, q.output_bytes, q.sent_s, q.arrived_s, q.enqueued_s, q.exec_start_s, q.exec_end_s,
+             q.responded_s, q.received_s, static_cast<long long>(q.batch), status_name(q.status));
+  f.close();
 }
 
 void write_batches_csv(const std::string& path, const SimulationResults& r) {
-  File f = open_for_writing(path);
-  std::fputs("batch,server,model,instance,gpu,requests,items,start_s,end_s,kernel_s\n", f.get());
+  OutputFile f(path);
+  f.write("batch,server,model,instance,gpu,requests,items,start_s,end_s,kernel_s\n");
   for (const BatchRecord& b : r.batches)
-    std::fprintf(f.get(), "%lld,%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f\n", static_cast<long long>(b.id),
-                 r.server_names[b.server].c_str(), r.model_names[b.model].c_str(), b.instance, b.gpu, b.requests,
-                 b.units, b.start_s, b.end_s, b.end_s - b.start_s);
+    f.printf("%lld,%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f\n", static_cast<long long>(b.id),
+             csv_field(r.server_names[b.server]).c_str(), csv_field(r.model_names[b.model]).c_str(), b.instance, b.gpu,
+             b.requests, b.units, b.start_s, b.end_s, b.end_s - b.start_s);
+  f.close();
 }
 
 void write_results(const std::string& directory, const SimulationResults& results, const Summary& summary,
@@ -74,20 +65,14 @@ void write_results(const std::string& directory, const SimulationResults& result
   std::filesystem::create_directories(directory, ec);
   if (ec) throw std::runtime_error(directory + ": cannot create the output directory: " + ec.message());
   const std::filesystem::path dir(directory);
-  {
-    std::ofstream out(dir / "summary.json");
-    if (!out) throw std::runtime_error((dir / "summary.json").string() + ": cannot write");
-    out << summary_to_json(summary).dump(2) << '\n';
-  }
+  write_file((dir / "summary.json").string(), summary_to_json(summary).dump(2) + '\n');
   if (outputs.events) write_events_csv((dir / "events.csv").string(), results);
   if (outputs.requests) write_requests_csv((dir / "requests.csv").string(), results);
   if (outputs.batches) write_batches_csv((dir / "batches.csv").string(), results);
   if (outputs.metrics) {
     for (std::size_t server = 0; server < summary.server_names.size(); ++server) {
       const auto path = dir / ("metrics-" + summary.server_names[server] + ".prom");
-      std::ofstream out(path);
-      if (!out) throw std::runtime_error(path.string() + ": cannot write");
-      out << triton_prometheus_text(summary, static_cast<int>(server));
+      write_file(path.string(), triton_prometheus_text(summary, static_cast<int>(server)));
     }
   }
 }

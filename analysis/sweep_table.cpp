@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "analysis/output_file.hpp"
+
 namespace sonicsim {
 namespace {
 
@@ -25,14 +27,6 @@ const std::vector<std::pair<const char*, const char*>> kMetrics = {
     {"mean_batch_items", "/batches/mean_items"},
     {"gpu_utilization", "/gpu/utilization"},
 };
-
-// Quotes a field when CSV needs it (commas, quotes, newlines).
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
 
 std::string number(const json& value) { return value.is_null() ? "" : value.dump(); }
 

@@ -1,8 +1,10 @@
 #include "sim/isolated_run.hpp"
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -29,12 +31,16 @@ ChildProcess start_child(const std::function<std::string()>& body) {
   if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for a simulation process");
   std::cout.flush();  // or the child would write the parent's pending output a second time
   std::fflush(nullptr);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a simulation process");
   if (pid > 0) {
     close(fds[1]);
     return ChildProcess{pid, fds[0]};
   }
+  // The child dies with the parent (killed, or stopped by a signal): no orphaned simulation goes on.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(3);  // the parent died before the line above
   close(fds[0]);
   std::string text;
   int code = 0;

@@ -5,6 +5,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "models/scenario_size.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/inference_server.hpp"
 #include "sim/load_balancer.hpp"
@@ -32,6 +33,7 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
   const PerfAnalyzerLoad& load = *scenario.perf_analyzer;
 
   const auto engine = sim::make_engine(scenario.simulation);
+  sim::configure_stack_guards(simulated_actors(scenario));
   const sim::FarmPlatform farm = sim::build_platform(scenario);
   sim::Recorder recorder(scenario, farm);
   std::vector<std::unique_ptr<sim::InferenceServer>> servers = sim::start_servers(scenario, farm, recorder);

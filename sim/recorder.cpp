@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/limits.hpp"
+
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 
@@ -42,7 +44,22 @@ InFlightRequest* Recorder::new_request() {
   return r;
 }
 
+void Recorder::stop_at_limit(const std::string& what) {
+  limit_reached_ = what;
+  sg4::Actor::kill_all();
+  sg4::this_actor::exit();
+}
+
+void Recorder::event_finished(const EventRecord& event) {
+  if (static_cast<std::int64_t>(results_.events.size()) >= limits::kMaxEvents)
+    stop_at_limit("the run reached " + std::to_string(limits::kMaxEvents) +
+                  " events, the most sonicsim keeps in memory");
+  results_.events.push_back(event);
+}
+
 void Recorder::request_sent(const InFlightRequest& request) {
+  if (results_.requests_sent >= limits::kMaxRequests)
+    stop_at_limit("the run reached " + std::to_string(limits::kMaxRequests) + " requests, the most sonicsim simulates");
   ++results_.requests_sent;
   transferred(request.client, platform_.servers[request.record.server].host, request.record.input_bytes, true);
 }
@@ -54,14 +71,26 @@ void Recorder::request_answered(InFlightRequest* request) {
   } else {
     ++results_.requests_rejected;
   }
-  if (scenario_.simulation.outputs.requests) results_.requests.push_back(request->record);
+  if (scenario_.simulation.outputs.requests) {
+    if (static_cast<std::int64_t>(results_.requests.size()) >= limits::kMaxRecordedRequests)
+      stop_at_limit("the run reached " + std::to_string(limits::kMaxRecordedRequests) +
+                    " requests to write to requests.csv, the most sonicsim keeps in memory (leave \"requests\" out of "
+                    "/simulation/outputs)");
+    results_.requests.push_back(request->record);
+  }
   free_requests_.push_back(request);
 }
 
 void Recorder::batch_executed(const BatchRecord& batch) {
   ++results_.batches_executed;
   results_.batch_units_executed += batch.units;
-  if (scenario_.simulation.outputs.batches) results_.batches.push_back(batch);
+  if (scenario_.simulation.outputs.batches) {
+    if (static_cast<std::int64_t>(results_.batches.size()) >= limits::kMaxRecordedBatches)
+      stop_at_limit("the run reached " + std::to_string(limits::kMaxRecordedBatches) +
+                    " batches to write to batches.csv, the most sonicsim keeps in memory (leave \"batches\" out of "
+                    "/simulation/outputs)");
+    results_.batches.push_back(batch);
+  }
 }
 
 void Recorder::kernel_started(int server, int gpu, double now) {

@@ -3,6 +3,7 @@
 // cross each link. Requests live in a pool and are recycled once answered.
 #include <map>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -25,7 +26,7 @@ class Recorder {
   void request_answered(InFlightRequest* request);
 
   void event_started() { ++events_started_; }
-  void event_finished(const EventRecord& event) { results_.events.push_back(event); }
+  void event_finished(const EventRecord& event);
 
   std::int64_t new_batch_id() { return next_batch_id_++; }
   void batch_executed(const BatchRecord& batch);
@@ -44,6 +45,13 @@ class Recorder {
 
   SimulationResults finish(double end_s);
 
+  std::int64_t requests_in_flight() const {
+    return results_.requests_sent - results_.requests_completed - results_.requests_rejected;
+  }
+  // Set when the run went past one of limits.hpp's bounds on events, requests or records; the run
+  // was stopped there.
+  const std::string& limit_reached() const { return limit_reached_; }
+
  private:
   struct LinkKey {
     const simgrid::s4u::Link* link;
@@ -56,6 +64,8 @@ class Recorder {
     double busy_s = 0;
   };
   const std::vector<int>& route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, bool to_server);
+  // Called from an actor: stops the run, which then ends as if every actor had finished.
+  void stop_at_limit(const std::string& what);
 
   const Scenario& scenario_;
   const FarmPlatform& platform_;
@@ -69,6 +79,7 @@ class Recorder {
   std::vector<std::vector<int>> triton_index_;  // [server][model] -> results_.triton, -1 if not served
   std::map<LinkKey, int> link_index_;
   std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<int>> routes_;
+  std::string limit_reached_;
 };
 
 }  // namespace sonicsim::sim

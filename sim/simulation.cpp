@@ -6,6 +6,8 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "models/json_reader.hpp"
+#include "models/scenario_size.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/grid_job.hpp"
 #include "sim/inference_server.hpp"
@@ -21,6 +23,7 @@ SimulationResults simulate(const Scenario& scenario) {
   const auto engine_owner = sim::make_engine(scenario.simulation);
   sg4::Engine& engine = *engine_owner;
 
+  sim::configure_stack_guards(simulated_actors(scenario));
   const sim::FarmPlatform farm = sim::build_platform(scenario);
   sim::Recorder recorder(scenario, farm);
   std::vector<std::unique_ptr<sim::InferenceServer>> servers = sim::start_servers(scenario, farm, recorder);
@@ -39,6 +42,15 @@ SimulationResults simulate(const Scenario& scenario) {
   } else {
     engine.run();
   }
+  if (!recorder.limit_reached().empty())
+    throw InputError(scenario.file, scenario.workload.duration_s ? "/workload/duration" : "/workload",
+                     recorder.limit_reached() + " (at t = " + std::to_string(sg4::Engine::get_clock()) + " s)");
+  if (sim::engine_deadlocked())
+    throw InputError(scenario.file, "",
+                     "the simulation cannot go on at t = " + std::to_string(sg4::Engine::get_clock()) + " s: " +
+                         std::to_string(recorder.requests_in_flight()) +
+                         " requests wait for answers that no server will give, and nothing else can happen (a "
+                         "deadlock); sonicsim does not simulate this scenario correctly, please report it");
   SimulationResults results = recorder.finish(sg4::Engine::get_clock());
   // A duration-limited run leaves actors blocked on the servers' semaphores: end them before the
   // servers go away.

@@ -104,9 +104,10 @@ def scenario(name, edit=None, text=None):
     return write(name + ".json", s)
 
 
-def bad_scenario(name, edit, *expected, code=2, extra=()):
+def bad_scenario(name, edit, *expected, code=2, extra=(), file=None):
+    """`file`: the file the error names, when it is not the scenario (a model file, a config.pbtxt)."""
     path = scenario(name, edit)
-    expect_error(name, ["run", path, "--quiet"] + list(extra), f"{name}.json: ", *expected, code=code)
+    expect_error(name, ["run", path, "--quiet"] + list(extra), file or f"{name}.json: ", *expected, code=code)
 
 
 def setter(pointer, value):
@@ -138,6 +139,12 @@ bad_scenario("million_gpus", setter("/platform/servers/0/gpus_per_server", 10000
 bad_scenario("million_instances", setter("/models/m/instances_per_gpu", 1000000), "/models/m/instances_per_gpu: ")
 bad_scenario("million_frontend_threads", setter("/platform/servers/0/frontend", {"threads": 1000000}),
              "/platform/servers/0/frontend/threads: ")
+expect_error("million perf_analyzer clients", ["run", os.path.join(ROOT, "scenarios", "perf-analyzer-small-requests.json"), "--set",
+                                               "/perf_analyzer/concurrency=[1000000]"], "perf-analyzer-small-requests.json: /perf_analyzer: ",
+             "simulated actors")
+expect_error("perf_analyzer request rate beyond what can be in flight",
+             ["run", os.path.join(ROOT, "scenarios", "perf-analyzer-small-requests.json"), "--set",
+              '/perf_analyzer={"model": "emtrkmichelid", "request_rate": [1e9]}'], "/perf_analyzer/request_rate: ")
 bad_scenario("in_flight_2e9", setter("/workload/modules/1/in_flight", 2000000000), "/workload/modules/1/in_flight: ")
 
 # ---- Hangs and memory -----------------------------------------------------------------------------
@@ -191,6 +198,149 @@ bad_scenario("server_named_like_worker_pool", setter("/platform/servers/0/name",
 bad_scenario("server_name_with_slash", setter("/platform/servers/0/name", "../s"), "/platform/servers/0/name: ")
 bad_scenario("cores_overflow", lambda s: s["platform"]["worker_pools"][0].update({"nodes": 100000, "cores_per_node": 100000}),
              "/platform/worker_pools/0/cores_per_node: ")
+
+
+# ---- More inputs: logs, measurements, model files, config.pbtxt ------------------------------------
+logs_dir = os.path.join(WORK, "logs")
+rc, _, err = run(["run", scenario("own"), "--quiet", "--output", logs_dir])
+check("logs for the validate cases", rc == 0, f"exit {rc}: {err[:300]!r}")
+own = os.path.join(WORK, "own.json")
+events_csv = os.path.join(logs_dir, "events.csv")
+# A run validates against its own events.csv (its times are rounded to microseconds).
+rc, out, err = run(["validate", own, events_csv])
+check("validate against its own events.csv", rc == 0 and "all 7 metrics within their tolerance" in out,
+      f"exit {rc}: {out[-400:]!r} {err[:300]!r}")
+expect_error("log from /dev/zero", ["validate", own, "/dev/zero"], "/dev/zero: ", "512 MiB", timeout=120)
+expect_error("log is a directory", ["validate", own, logs_dir], "is a directory")
+expect_error("deeply nested condor_history", ["validate", own, write("condor.json", "[" * 200000 + "]" * 200000)],
+             "condor.json: ", "nested more than 64 levels")
+expect_error("condor_history ClusterId beyond an integer", ["validate", own, write("condor-big.json", json.dumps(
+    [{"ClusterId": 1e300, "CompletionDate": 20, "RemoteWallClockTime": 10}]))], "condor-big.json: /0/ClusterId: ",
+    "expected an integer")
+iso_bad = "job,event,start,end\n1,0,2022-13-45T25:61:61Z,2022-05-01T12:00:03Z\n"
+expect_error("invalid ISO 8601 time", ["validate", own, write("iso.csv", iso_bad)], "iso.csv: line 2, column \"start\": ",
+             "ISO 8601")
+expect_error("ISO 8601 time without a zone", ["validate", own, write("iso2.csv", "job,event,start,end\n1,0,2022-05-01T12:00:00,2022-05-01T12:00:03Z\n")],
+             "iso2.csv: line 2, column \"start\": ")
+expect_error("31 April", ["validate", own, write("iso3.csv", "job,event,start,end\n1,0,2022-04-31T12:00:00Z,2022-05-01T12:00:03Z\n")],
+             "iso3.csv: line 2, column \"start\": ")
+expect_error("NaN event time", ["validate", own, write("nan.csv", "job,event,start_s,end_s\n1,0,nan,1\n")],
+             "nan.csv: line 2, column \"start_s\": ")
+expect_error("infinite event time", ["validate", own, write("inf.csv", "job,event,start_s,end_s\n1,0,0,1e400\n")],
+             "inf.csv: line 2, column \"end_s\": ")
+prom = lambda n: "".join(f'{m}{{model="m",version="1"}} {n}\n' for m in
+                         ["nv_inference_request_success", "nv_inference_count", "nv_inference_exec_count",
+                          "nv_inference_queue_duration_us"])
+expect_error("counters going backwards", ["validate", own, write("a.prom", prom(100)) + "@0", write("b.prom", prom(50)) + "@10"],
+             "b.prom: counters: ", "went down")
+expect_error("NaN sample value", ["validate", own, write("nan.prom", 'nv_inference_count{model="m"} NaN\n') + "@0"],
+             "nan.prom: line 1: ", "finite")
+expect_error("NaN scrape time", ["validate", own, write("t.prom", prom(1)) + "@nan"], "@nan", "SECONDS a finite time")
+expect_error("infinite scrape time", ["validate", own, write("t2.prom", prom(1)) + "@inf"], "SECONDS a finite time")
+expect_error("NaN tolerance", ["validate", own, events_csv, "--tolerance", "event_time_mean=nan"], "--tolerance expects")
+expect_error("negative tolerance file", ["validate", own, events_csv, "--tolerances", write("tol.json", '{"relative": -1}')],
+             "tol.json: /relative: ")
+expect_error("duplicate keys in tolerances", ["validate", own, events_csv, "--tolerances",
+                                              write("tol2.json", '{"ks": 0.1, "ks": 0.2}')], "tol2.json: /ks: duplicate key")
+expect_error("calibration CSV from /dev/zero", ["calibrate", "/dev/zero"], "/dev/zero: line 1: ", timeout=120)
+expect_error("calibration CSV is a directory", ["calibrate", WORK], "is a directory")
+cal = "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats\n1,0.001,0.001,0.002,0.0001,10\n2,0.0015,0.0015,0.003,0.0001,10\n"
+expect_error("calibrate --seed -1", ["calibrate", write("cal.csv", cal), "--seed", "-1"], "--seed expects a whole number")
+expect_error("calibrate NaN latency", ["calibrate", write("cal-nan.csv", cal.replace("0.0015,0.0015", "nan,0.0015"))],
+             "cal-nan.csv: line 4, column \"mean_s\": ")
+expect_error("calibrate --bootstrap 2e9", ["calibrate", write("cal2.csv", cal), "--bootstrap", "2000000000"], "--bootstrap expects")
+def model_file(edit):
+    def apply(s):
+        s["models"]["m"]["kernel_latency"] = {"type": "calibrated", "file": edit}
+    return apply
+write("deep-model.json", "{\"a\":" * 100000 + "1" + "}" * 100000)
+bad_scenario("deeply_nested_model_file", model_file("deep-model.json"), "nested more than 64 levels", file="deep-model.json: /a/a")
+bad_scenario("model_file_from_dev_zero", model_file("/dev/zero"), "16 MiB", file="/dev/zero: /: ")
+def pbtxt(name, text):
+    path = write(name, text)
+    def apply(s):
+        m = s["models"]["m"]
+        for k in ("max_batch_size", "instances_per_gpu"):
+            m.pop(k, None)
+        m["triton_config"] = path
+    return apply
+bad_scenario("config_pbtxt_from_dev_zero", lambda s: pbtxt("x.pbtxt", "")(s) or s["models"]["m"].update({"triton_config": "/dev/zero"}),
+             "/models/m/triton_config: cannot open the Triton model configuration")
+bad_scenario("config_pbtxt_nested", pbtxt("deep.pbtxt", "dynamic_batching " + "{ default_queue_policy " * 50000),
+             "has no field named", file="deep.pbtxt: line 1, column 64: ")
+bad_scenario("config_pbtxt_priority_levels",
+             pbtxt("levels.pbtxt", "max_batch_size: 8\ndynamic_batching { priority_levels: 2000000000 default_priority_level: 1 }\n"),
+             "at most 1000 priority levels", file="levels.pbtxt: dynamic_batching.priority_levels: ")
+bad_scenario("config_pbtxt_huge_delay",
+             pbtxt("delay.pbtxt", "max_batch_size: 8\ndynamic_batching { max_queue_delay_microseconds: 18446744073709551615 }\n"),
+             "at most", file="delay.pbtxt: dynamic_batching.max_queue_delay_microseconds: ")
+bad_scenario("config_pbtxt_huge_batch", pbtxt("mbs.pbtxt", "max_batch_size: 2000000000\n"), "at most 16777216",
+             file="mbs.pbtxt: max_batch_size: ")
+
+# ---- Flags ---------------------------------------------------------------------------------------
+expect_error("plan --max-jobs 0", ["plan", own, "--max-jobs", "0"], "--max-jobs expects at least 1")
+expect_error("plan --tolerance inf", ["plan", own, "--tolerance", "inf"], "--tolerance expects")
+expect_error("analytic for 0 jobs", ["analytic", own, "--jobs", "0"], "--jobs expects job counts of at least 1")
+expect_error("analytic for -3 jobs", ["analytic", own, "--jobs", "-3"], "--jobs expects job counts of at least 1")
+expect_error("run --seed -1", ["run", own, "--seed", "-1"], "--seed expects a whole number")
+expect_error("run --latency-quantile nan", ["run", own, "--latency-quantile", "nan"], "--latency-quantile expects")
+expect_error("sweep --jobs 1e9", ["sweep", own, "--output", os.path.join(WORK, "s2"), "--set", "/workload/jobs=1,2", "--jobs", "1000000000"],
+             "--jobs expects")
+expect_error("unknown command with an escape", ["\x1b[2J"], "unknown command \"\\x1B[2J\"")
+
+# ---- Output integrity ----------------------------------------------------------------------------
+perf = os.path.join(ROOT, "scenarios", "perf-analyzer-small-requests.json")
+expect_error("perf CSV on a full disk", ["run", perf, "--quiet", "--set", "/perf_analyzer/concurrency=[1]", "--perf-csv", "/dev/full"],
+             "/dev/full: cannot write: No space left on device", code=1)
+full_dir = os.path.join(WORK, "full")
+os.makedirs(full_dir, exist_ok=True)
+os.symlink("/dev/full", os.path.join(full_dir, "events.csv"))
+expect_error("events.csv on a full disk", ["run", own, "--quiet", "--output", full_dir], "events.csv: cannot write: No space left",
+             code=1)
+def awkward_names(s):
+    s["models"]['a,"b"'] = s["models"].pop("m")
+    s["platform"]["servers"][0]["models"] = ['a,"b"']
+    s["workload"]["modules"][1].update({"model": 'a,"b"', "name": 'ml, "quoted"'})
+    s["simulation"]["outputs"] = ["requests", "batches"]
+names_dir = os.path.join(WORK, "names")
+rc, _, err = run(["run", scenario("names", awkward_names), "--quiet", "--output", names_dir])
+import csv
+rows = list(csv.reader(open(os.path.join(names_dir, "requests.csv")))) if rc == 0 else []
+batches = list(csv.reader(open(os.path.join(names_dir, "batches.csv")))) if rc == 0 else []
+check("names with commas and quotes are quoted in CSV", rc == 0 and len(rows) > 1 and
+      all(len(r) == len(rows[0]) for r in rows) and rows[1][3] == 'ml, "quoted"' and rows[1][4] == 'a,"b"' and
+      all(len(r) == len(batches[0]) for r in batches) and batches[1][2] == 'a,"b"', f"exit {rc}: {err[:200]!r} {rows[:2]}")
+
+# A sweep resumes past a point file cut short, and its points die with it.
+sweep_dir = os.path.join(WORK, "resume")
+rc, _, err = run(["sweep", own, "--quiet", "--output", sweep_dir, "--set", "/workload/jobs=1,2,3"])
+point = os.path.join(sweep_dir, "points", "000001.json")
+open(point, "w").write(open(point).read()[:40])
+rc, _, err = run(["sweep", own, "--quiet", "--output", sweep_dir, "--set", "/workload/jobs=1,2,3"])
+table = list(csv.DictReader(open(os.path.join(sweep_dir, "sweep.csv")))) if rc == 0 else []
+check("a truncated point file is run again", rc == 0 and [r["status"] for r in table] == ["ok"] * 3, f"exit {rc}: {err[:300]!r}")
+slow = scenario("slow", lambda s: s["workload"].update({"jobs": 8, "events_per_job": 20000}))
+proc = subprocess.Popen([SONICSIM, "sweep", slow, "--quiet", "--output", os.path.join(WORK, "killed"), "--jobs", "2",
+                         "--set", "/simulation/seed=1:4:1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+time.sleep(2)
+children = [p for p in os.listdir("/proc") if p.isdigit() and open(f"/proc/{p}/stat").read().split()[3] == str(proc.pid)]
+proc.kill()
+proc.wait()
+time.sleep(1)
+alive = [p for p in children if os.path.exists(f"/proc/{p}") and open(f"/proc/{p}/stat").read().split()[2] != "Z"]
+check("a sweep's points die with it", len(children) == 2 and not alive, f"children {children}, alive after the kill {alive}")
+
+# ---- Scale ---------------------------------------------------------------------------------------
+def hundred_thousand_jobs(s):
+    s["platform"]["worker_pools"][0].update({"nodes": 1000, "cores_per_node": 100})
+    s["workload"].update({"jobs": 100000, "events_per_job": 1, "start": {"pattern": "spread", "window": "100s"}})
+    s["simulation"].update({"stack_size": "16KiB", "outputs": []})
+if not os.environ.get("SONICSIM_SANITIZED"):
+    rc, out, err = run(["run", scenario("scale", hundred_thousand_jobs), "--output", os.path.join(WORK, "scale")], timeout=300)
+    done = json.load(open(os.path.join(WORK, "scale", "summary.json")))["events"]["count"] if rc == 0 else 0
+    check("100,000 jobs run", rc == 0 and done == 100000 and "without them" in err, f"exit {rc}, {done} events: {err[:300]!r}")
+bad_scenario("400,000 jobs", lambda s: (hundred_thousand_jobs(s), s["platform"]["worker_pools"][0].update({"nodes": 4000}),
+                                        s["workload"].update({"jobs": 400000})), "/workload: ", "simulated actors")
 
 print(f"{passed} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -295,3 +295,12 @@ TEST_CASE("link accounting charges each request's bytes to every link of its rou
   CHECK(bytes["nic:w-0 (to servers)"] == doctest::Approx(1000 * 4000.0));
   CHECK(bytes["nic:s-0 (to workers)"] == doctest::Approx(1000 * 400.0));
 }
+
+TEST_CASE("a simulation that deadlocks is an error naming the scenario, not a result") {
+  // The parser refuses zero-byte requests because SimGrid never completes a zero-byte transfer
+  // between hosts; bypassing it gives a run in which every job waits forever.
+  Scenario s = test::parse(test::base_scenario());
+  s.models.at(0).input_bytes_per_item = 0;
+  CHECK_THROWS_WITH_AS(test::simulate_isolated(s), doctest::Contains("test.json: /: the simulation cannot go on at t = "),
+                       InputError);
+}

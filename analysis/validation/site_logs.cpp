@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <map>
 #include <sstream>
@@ -60,10 +62,27 @@ std::optional<double> iso8601_seconds(const std::string& text) {
   return seconds - (text[pos] == '+' ? 1 : -1) * (offset_hours * 3600.0 + offset_minutes * 60.0);
 }
 
+// Digits after the decimal point of a number as written ("12.500" has 3), up to an exponent.
+int fractional_digits(const char* text) {
+  const char* point = std::strchr(text, '.');
+  if (!point) return 0;
+  int digits = 0;
+  for (const char* c = point + 1; std::isdigit(static_cast<unsigned char>(*c)); ++c) ++digits;
+  return digits;
+}
+
 using EventReader = io::CSVReader<7, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
                                   io::single_and_empty_line_comment<'#'>>;
 
 }  // namespace
+
+double at_resolution(double seconds, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", std::clamp(decimals, 0, 17), seconds);
+  double value = seconds;
+  std::from_chars(text, text + std::strlen(text), value);
+  return value;
+}
 
 std::vector<LoggedEvent> read_event_log(const std::string& path) {
   return parse_event_log(read_input_file(path, kMaxLogFileBytes, "line 1"), path);
@@ -91,7 +110,9 @@ std::vector<LoggedEvent> parse_event_log(const std::string& text, const std::str
       if (seconds) {
         e.start_s = number_cell(path, line, "start_s", start_s);
         e.end_s = number_cell(path, line, "end_s", end_s);
+        e.decimals = std::max(fractional_digits(start_s), fractional_digits(end_s));
       } else {
+        e.decimals = std::max(fractional_digits(start), fractional_digits(end));
         const auto parse = [&](const char* column, const char* text) {
           const auto t = iso8601_seconds(text);
           if (!t)

@@ -13,8 +13,13 @@ struct LoggedEvent {
   long long event = 0;
   double start_s = 0, end_s = 0;  // seconds; from start_s/end_s numbers or start/end ISO 8601 times
   std::string cpu_type;           // optional column
+  int decimals = 0;               // fractional digits of its start and end as written (the log's resolution)
   double time_s() const { return end_s - start_s; }
 };
+
+// A time written with `decimals` fractional digits and read back, as a log with that resolution
+// holds it (printf's rounding, then the reader's).
+double at_resolution(double seconds, int decimals);
 
 // CSV with a header naming at least job, event and either start_s,end_s (seconds) or start,end
 // (ISO 8601, e.g. 2022-05-01T12:00:03.5Z); cpu_type and other columns are optional. sonicsim's own

@@ -42,6 +42,9 @@ int analytic_command(const std::vector<std::string>& args) {
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
   if (scenario_path.empty()) throw po::error("missing the scenario file (sonicsim analytic SCENARIO.json)");
+  for (const int jobs : job_counts)
+    if (jobs < 1) throw po::error("--jobs expects job counts of at least 1, got " + std::to_string(jobs));
+  if (!(std::isfinite(tolerance) && tolerance >= 0)) throw po::error("--tolerance expects a fraction of at least 0");
 
   const auto overrides = parse_overrides(sets);
   const Scenario scenario = load_scenario(scenario_path, overrides);
@@ -63,7 +66,7 @@ int analytic_command(const std::vector<std::string>& args) {
     std::map<int, bool> chosen{{1, true}, {scenario.workload.jobs, true}};
     const double knee = gpu_knee_jobs(m);
     for (double f : {0.5, 1.0, 1.5})
-      if (std::isfinite(knee) && f * knee <= scenario.total_worker_cores())
+      if (std::isfinite(knee) && f * knee <= static_cast<double>(scenario.total_worker_cores()))
         chosen[std::max(1, static_cast<int>(std::lround(f * knee)))] = true;
     for (const auto& [n, unused] : chosen) job_counts.push_back(n);
   }

@@ -1,12 +1,12 @@
 #include "sim/cli/calibrate_command.hpp"
 
-#include <fstream>
 #include <iostream>
 
 #include <boost/program_options.hpp>
 
 #include "sim/cli/command_line.hpp"
 #include "analysis/calibration/calibration_report.hpp"
+#include "analysis/output_file.hpp"
 #include "analysis/calibration/perf_analyzer_csv.hpp"
 #include "models/json_reader.hpp"
 
@@ -49,12 +49,6 @@ CalibrationInput read_input(const std::string& argument, LatencyStatistic statis
                        "\"Request Rate,\", got \"" + first_line.substr(0, 60) + "\"");
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out.flush()) throw std::runtime_error("cannot write " + path);
-}
-
 }  // namespace
 
 int calibrate_command(const std::vector<std::string>& args) {
@@ -64,13 +58,14 @@ int calibrate_command(const std::vector<std::string>& args) {
       "  FILE@BATCH, one per batch size; its Server Compute Infer at the lowest load is the kernel time");
   std::string output, residuals_path, statistic_text = "mean", select_text = "table";
   BootstrapSettings bootstrap;
+  std::string seed_text;
   options.add_options()
       ("help,h", "show this help")
       ("output,o", po::value(&output), "write the latency model file (JSON) that a scenario references")
       ("statistic", po::value(&statistic_text), "latency statistic to fit: mean (default), p50 or p99")
       ("select", po::value(&select_text), "form a scenario uses unless it names one: table (default), affine, knee")
       ("bootstrap", po::value(&bootstrap.resamples), "bootstrap resamples for the uncertainty bands (default 1000; 0: none)")
-      ("seed", po::value(&bootstrap.seed), "random seed of the bootstrap (default 1)")
+      ("seed", po::value(&seed_text), "random seed of the bootstrap (default 1)")
       ("residuals-csv", po::value(&residuals_path), "write measured and fitted latencies per batch size as CSV")
       ("quiet,q", "print nothing but errors");
   std::vector<std::string> measurements;
@@ -78,7 +73,9 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
   if (measurements.empty()) throw po::error("missing the measurements (sonicsim calibrate FILE.csv ...)");
-  if (bootstrap.resamples < 0) throw po::error("--bootstrap expects a number of resamples of at least 0");
+  if (bootstrap.resamples < 0 || bootstrap.resamples > 1'000'000)
+    throw po::error("--bootstrap expects a number of resamples from 0 to 1000000");
+  if (!seed_text.empty()) bootstrap.seed = seed_option(seed_text, "--seed");
   const LatencyStatistic statistic = parse_statistic(statistic_text);
   const LatencyForm selected = parse_form(select_text);
 
@@ -95,10 +92,10 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (!output.empty()) {
     std::string command = "sonicsim calibrate";
     for (const std::string& a : args) command += " " + a;
-    write_text(output, latency_model_json(calibration, command).dump(2) + "\n");
+    write_file(output, latency_model_json(calibration, command).dump(2) + "\n");
     if (!quiet) std::cout << "\nlatency model written to " << output << " (selected form: " << select_text << ")\n";
   }
-  if (!residuals_path.empty()) write_text(residuals_path, residuals_csv(calibration));
+  if (!residuals_path.empty()) write_file(residuals_path, residuals_csv(calibration));
   return 0;
 }
 

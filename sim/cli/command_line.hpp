@@ -1,6 +1,9 @@
 #pragma once
 // The parsing every command shares: its named options, plus positional arguments collected under
 // one hidden option; --help prints the options.
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -30,6 +33,24 @@ inline std::optional<boost::program_options::variables_map> parse_command_line(
     return std::nullopt;
   }
   return vm;
+}
+
+// A seed written as digits: 0 to 2^64 - 1 (Boost would read "-1" as 2^64 - 1).
+inline std::uint64_t seed_option(const std::string& text, const char* option) {
+  std::uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || text[0] == '-' || text[0] == '+' || error != std::errc() || end != text.data() + text.size())
+    throw boost::program_options::error(std::string(option) + " expects a whole number from 0 to 2^64 - 1, got \"" +
+                                        text + "\"");
+  return seed;
+}
+
+// A finite number within [min, max].
+inline double bounded_option(double value, double min, double max, const char* option) {
+  if (!(std::isfinite(value) && value >= min && value <= max))
+    throw boost::program_options::error(std::string(option) + " expects a number from " + std::to_string(min) + " to " +
+                                        std::to_string(max) + ", got " + std::to_string(value));
+  return value;
 }
 
 }  // namespace sonicsim::cli

@@ -1,10 +1,10 @@
 #include "sim/cli/perf_run.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <vector>
 
+#include "analysis/output_file.hpp"
 #include "analysis/perf_report.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/perf_simulation.hpp"
@@ -32,9 +32,7 @@ int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool 
     if (failed) std::cout << "\n" << failed << " requests failed inside the windows (left out of the latencies)\n";
   }
   if (!csv_path.empty()) {
-    std::ofstream out(csv_path);
-    if (!out) throw std::runtime_error(csv_path + ": cannot write");
-    out << perf_csv(load.mode, rows);
+    write_file(csv_path, perf_csv(load.mode, rows));
     if (!quiet) std::cout << "\nperf_analyzer CSV written to " << csv_path << "\n";
   }
   return 0;

@@ -1,6 +1,8 @@
 #include "sim/cli/plan_command.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 
@@ -110,13 +112,14 @@ int plan_command(const std::vector<std::string>& args) {
   const auto parsed = parse_command_line(args, options, "scenario", po::value(&path), 1);
   if (!parsed) return 0;
   if (path.empty()) throw po::error("missing the scenario file (sonicsim plan SCENARIO.json)");
-  if (!(tolerance > 0)) throw po::error("--tolerance expects a positive fraction, e.g. 0.05");
+  if (!(std::isfinite(tolerance) && tolerance > 0)) throw po::error("--tolerance expects a positive fraction, e.g. 0.05");
   if (!(link_threshold > 0 && link_threshold <= 1)) throw po::error("--link-threshold expects a fraction in (0, 1]");
+  if (parsed->count("max-jobs") && max_jobs < 1) throw po::error("--max-jobs expects at least 1 job");
 
   const Overrides overrides = parse_overrides(sets);
   const Scenario scenario = load_scenario(path, overrides);
   if (scenario.perf_analyzer) throw po::error("plan needs a grid-job workload, not a perf_analyzer load");
-  const int cores = scenario.total_worker_cores();
+  const int cores = static_cast<int>(std::min<std::int64_t>(scenario.total_worker_cores(), 2'000'000'000));
   if (max_jobs <= 0 || max_jobs > cores) max_jobs = cores;
   int gpus = 0;
   for (const auto& g : scenario.platform.servers) gpus += g.count * g.gpus_per_server;

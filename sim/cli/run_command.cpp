@@ -24,7 +24,7 @@ int run_command(const std::vector<std::string>& args) {
       ("help,h", "show this help")
       ("output,o", po::value(&output), "directory for summary.json, events.csv, requests.csv, batches.csv")
       ("perf-csv", po::value(&perf_csv_path), "perf_analyzer loads: write perf_analyzer's CSV (-f) to this file")
-      ("seed", po::value<std::uint64_t>(), "random seed (overrides /simulation/seed)")
+      ("seed", po::value<std::string>(), "random seed (overrides /simulation/seed)")
       ("latency-quantile", po::value<double>(),
        "use this quantile (e.g. 0.025, 0.975) of each calibrated kernel latency's bootstrap band (overrides "
        "/simulation/latency_quantile)")
@@ -37,9 +37,13 @@ int run_command(const std::vector<std::string>& args) {
   if (scenario_path.empty()) throw po::error("missing the scenario file (sonicsim run SCENARIO.json)");
 
   auto overrides = parse_overrides(sets);
-  if (vm.count("seed")) overrides.emplace_back("/simulation/seed", std::to_string(vm["seed"].as<std::uint64_t>()));
-  if (vm.count("latency-quantile"))
-    overrides.emplace_back("/simulation/latency_quantile", nlohmann::json(vm["latency-quantile"].as<double>()).dump());
+  if (vm.count("seed"))
+    overrides.emplace_back("/simulation/seed", std::to_string(seed_option(vm["seed"].as<std::string>(), "--seed")));
+  if (vm.count("latency-quantile")) {
+    const double q = vm["latency-quantile"].as<double>();
+    if (!(q > 0 && q < 1)) throw po::error("--latency-quantile expects a quantile level strictly between 0 and 1");
+    overrides.emplace_back("/simulation/latency_quantile", nlohmann::json(q).dump());
+  }
   const Scenario scenario = load_scenario(scenario_path, overrides);
   if (scenario.perf_analyzer) {
     if (!output.empty()) throw po::error("--output applies to grid-job workloads; use --perf-csv FILE for a perf_analyzer load");

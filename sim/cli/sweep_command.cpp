@@ -5,14 +5,14 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <optional>
 #include <thread>
 
 #include <boost/program_options.hpp>
 
 #include "sim/cli/command_line.hpp"
+#include "analysis/output_file.hpp"
 #include "analysis/summary.hpp"
 #include "analysis/sweep_table.hpp"
 #include "models/json_reader.hpp"
@@ -28,22 +28,10 @@ using nlohmann::json;
 
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Written to a temporary name and renamed, so an interrupted sweep never leaves half a file.
 void write_atomically(const fs::path& path, const std::string& text) {
   const fs::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream out(temporary);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
-  }
+  write_file(temporary.string(), text);
   fs::rename(temporary, path);
 }
 
@@ -65,7 +53,9 @@ fs::path point_file(const fs::path& dir, int point, const char* extension) {
 json sweep_definition(const std::string& scenario_path, const std::vector<SweepAxis>& axes) {
   json axes_json = json::array();
   for (const auto& a : axes) axes_json.push_back({{"pointer", a.pointer}, {"values", a.values}});
-  return {{"scenario", scenario_path}, {"scenario_fnv1a", fnv1a(read_text(scenario_path))}, {"axes", axes_json}};
+  return {{"scenario", scenario_path},
+          {"scenario_fnv1a", fnv1a(read_input_file(scenario_path, kMaxConfigFileBytes))},
+          {"axes", axes_json}};
 }
 
 void prepare_directory(const fs::path& dir, const json& definition) {
@@ -95,6 +85,18 @@ void run_point(const std::string& scenario_path, const std::vector<SweepAxis>& a
   const Summary summary = summarize(simulate(scenario));
   write_atomically(point_file(dir, point, "json"),
                    json{{"point", point}, {"parameters", parameters}, {"summary", summary_to_json(summary)}}.dump() + "\n");
+}
+
+// A point's summary, if its file holds a whole one. A file cut short (by a full disk or a crash
+// before results were written atomically) or edited by hand counts as not done.
+std::optional<json> finished_point(const fs::path& file) {
+  if (!fs::exists(file)) return std::nullopt;
+  try {
+    json point = read_json_file(file.string(), kMaxLogFileBytes);
+    if (point.is_object() && point.contains("summary") && point["summary"].is_object()) return std::move(point["summary"]);
+  } catch (const InputError&) {
+  }
+  return std::nullopt;
 }
 
 class Progress {
@@ -145,7 +147,7 @@ int sweep_command(const std::vector<std::string>& args) {
   const po::variables_map& vm = *parsed;
   if (scenario_path.empty()) throw po::error("missing the scenario file (sonicsim sweep SCENARIO.json ...)");
   if (output.empty()) throw po::error("missing --output DIR (where the sweep keeps its points, so it can resume)");
-  if (parallel < 1) throw po::error("--jobs expects at least 1");
+  if (parallel < 1 || parallel > 1024) throw po::error("--jobs expects 1 to 1024 processes at once");
   const bool quiet = vm.count("quiet") > 0;
 
   std::vector<SweepAxis> axes;
@@ -157,7 +159,8 @@ int sweep_command(const std::vector<std::string>& args) {
 
   std::vector<int> pending;
   for (int i = 0; i < static_cast<int>(points.size()); ++i) {
-    if (fs::exists(point_file(dir, i, "json"))) continue;
+    if (finished_point(point_file(dir, i, "json"))) continue;
+    fs::remove(point_file(dir, i, "json"));   // cut short: run it again
     fs::remove(point_file(dir, i, "error"));  // a failed point is tried again
     pending.push_back(i);
   }
@@ -182,11 +185,11 @@ int sweep_command(const std::vector<std::string>& args) {
   int failed = 0;
   for (int i = 0; i < static_cast<int>(points.size()); ++i) {
     SweepPointResult r{points[static_cast<std::size_t>(i)], std::nullopt, ""};
-    if (fs::exists(point_file(dir, i, "json"))) {
-      r.summary = read_json_file(point_file(dir, i, "json").string()).at("summary");
+    if (auto summary = finished_point(point_file(dir, i, "json"))) {
+      r.summary = std::move(summary);
     } else {
       const fs::path error = point_file(dir, i, "error");
-      r.error = fs::exists(error) ? read_text(error.string()) : "did not run";
+      r.error = fs::exists(error) ? read_input_file(error.string(), kMaxLogFileBytes) : "did not run";
       while (!r.error.empty() && r.error.back() == '\n') r.error.pop_back();
       ++failed;
     }

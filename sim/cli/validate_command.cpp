@@ -157,8 +157,13 @@ std::vector<ValidationRow> compare_perf(const Logs& logs, const json& levels, co
 std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tolerances& tolerances) {
   std::vector<ValidationRow> rows;
   std::vector<LoggedEvent> simulated;
-  for (const auto& e : sim["events"]) simulated.push_back({std::to_string(e[0].get<int>()), 0, e[1], e[2], ""});
+  for (const auto& e : sim["events"]) simulated.push_back({std::to_string(e[0].get<int>()), 0, e[1], e[2], "", 0});
   if (!logs.events.empty()) {
+    // Compared at the logs' resolution: events.csv writes microseconds, and events that take the
+    // same time in the simulation must take the same time in its log too.
+    int decimals = 0;
+    for (const auto& e : logs.events) decimals = std::max(decimals, e.decimals);
+    for (auto& e : simulated) e.start_s = at_resolution(e.start_s, decimals), e.end_s = at_resolution(e.end_s, decimals);
     std::vector<double> measured_times, simulated_times;
     for (const auto& e : logs.events) measured_times.push_back(e.time_s());
     for (const auto& e : simulated) simulated_times.push_back(e.time_s());
