@@ -71,7 +71,11 @@ KernelLatency read_curve(const std::string& form, const JsonNode& node) {
 }  // namespace
 
 LatencyModelFile read_latency_model_file(const std::string& path) {
-  const nlohmann::json document = read_json_file(path);
+  return parse_latency_model_file(read_input_file(path, kMaxConfigFileBytes), path);
+}
+
+LatencyModelFile parse_latency_model_file(const std::string& text, const std::string& path) {
+  const nlohmann::json document = parse_json_text(text, path);
   const JsonNode root(document, "", path);
   const std::string format = root.at("format").string();
   if (format != kLatencyModelFormat)

@@ -34,6 +34,7 @@ struct LatencyModelFile {
 
 // Throws InputError naming the file and the JSON pointer of anything malformed.
 LatencyModelFile read_latency_model_file(const std::string& path);
+LatencyModelFile parse_latency_model_file(const std::string& text, const std::string& path);
 
 // The q-quantile curve of a band, as a table over the band's batch sizes. Between two stored
 // levels the latency is interpolated linearly in q. q must lie within [levels.front(), levels.back()].

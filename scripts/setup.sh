@@ -12,6 +12,7 @@ packages=(
   doctest-dev
   libprotobuf-dev protobuf-compiler
   python3-matplotlib
+  clang libclang-rt-14-dev
 )
 
 missing=()

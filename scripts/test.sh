@@ -5,5 +5,6 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$(nproc)"
-cd build
-ctest --output-on-failure
+(cd build && ctest --output-on-failure -j "$(nproc)")
+# The same under AddressSanitizer and UndefinedBehaviorSanitizer, then 60 s of fuzzing per reader.
+bash scripts/sanitize.sh 60

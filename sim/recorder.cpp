@@ -65,6 +65,9 @@ void Recorder::request_sent(const InFlightRequest& request) {
 }
 
 void Recorder::request_answered(InFlightRequest* request) {
+  if (request->answered && invariant_violation_.empty())
+    invariant_violation_ = "request " + std::to_string(request->record.id) + " was answered twice";
+  request->answered = true;
   if (request->record.status == RequestStatus::Completed) {
     ++results_.requests_completed;
     transferred(platform_.servers[request->record.server].host, request->client, request->record.output_bytes, false);
@@ -82,6 +85,11 @@ void Recorder::request_answered(InFlightRequest* request) {
 }
 
 void Recorder::batch_executed(const BatchRecord& batch) {
+  const int max_units = std::max(1, scenario_.models[static_cast<std::size_t>(batch.model)].max_batch_size);
+  if (batch.units > max_units && invariant_violation_.empty())
+    invariant_violation_ = "batch " + std::to_string(batch.id) + " of model \"" + scenario_.models[batch.model].name +
+                           "\" holds " + std::to_string(batch.units) + " units, more than max_batch_size " +
+                           std::to_string(max_units);
   ++results_.batches_executed;
   results_.batch_units_executed += batch.units;
   if (scenario_.simulation.outputs.batches) {

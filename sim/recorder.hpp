@@ -51,6 +51,9 @@ class Recorder {
   // Set when the run went past one of limits.hpp's bounds on events, requests or records; the run
   // was stopped there.
   const std::string& limit_reached() const { return limit_reached_; }
+  // The first invariant the run broke while it ran (a request answered twice, a batch larger than
+  // max_batch_size); empty if none. See analysis/invariants.hpp for those checked at the end.
+  const std::string& invariant_violation() const { return invariant_violation_; }
 
  private:
   struct LinkKey {
@@ -80,6 +83,7 @@ class Recorder {
   std::map<LinkKey, int> link_index_;
   std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<int>> routes_;
   std::string limit_reached_;
+  std::string invariant_violation_;
 };
 
 }  // namespace sonicsim::sim

@@ -13,6 +13,7 @@ struct InFlightRequest {
   simgrid::s4u::Mailbox* reply_to = nullptr;
   int priority = 0;      // Triton request priority (0: the model's default level)
   double timeout_s = 0;  // Triton request timeout parameter (0: none)
+  bool answered = false;  // its response (or rejection) reached the client
 };
 
 }  // namespace sonicsim::sim

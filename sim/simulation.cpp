@@ -1,11 +1,13 @@
 #include "sim/simulation.hpp"
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
 
+#include "analysis/invariants.hpp"
 #include "models/json_reader.hpp"
 #include "models/scenario_size.hpp"
 #include "sim/engine_setup.hpp"
@@ -51,7 +53,12 @@ SimulationResults simulate(const Scenario& scenario) {
                          std::to_string(recorder.requests_in_flight()) +
                          " requests wait for answers that no server will give, and nothing else can happen (a "
                          "deadlock); sonicsim does not simulate this scenario correctly, please report it");
+  std::string violation = recorder.invariant_violation();
   SimulationResults results = recorder.finish(sg4::Engine::get_clock());
+  if (violation.empty()) violation = first_invariant_violation(results, scenario.workload.duration_s.has_value());
+  if (!violation.empty())
+    throw std::logic_error("sonicsim internal error: " + violation + " (" + scenario.file +
+                           "); please report it with the scenario");
   // A duration-limited run leaves actors blocked on the servers' semaphores: end them before the
   // servers go away.
   sg4::Actor::kill_all();

@@ -5,26 +5,36 @@ set -u
 sonicsim=$1
 repo=$2
 source "$(dirname "$0")/harness.sh"
-python=/usr/bin/python3  # Debian's, which has python3-matplotlib
-[ -x "$python" ] || python=python3
 plot=$repo/analysis/plots/plot.py
+
+# The scripts run as the README shows them, whatever python3 comes first on PATH: here a virtual
+# environment without matplotlib, from which plot.py finds Debian's python3 that has it.
+if python3 -m venv --without-pip "$work/venv" 2>/dev/null; then
+  export PATH="$work/venv/bin:$PATH"
+  if ! "$work/venv/bin/python3" -c "import matplotlib" 2>/dev/null; then pass; else fail "the venv has matplotlib"; fi
+fi
 is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
 
 "$sonicsim" sweep "$repo/scenarios/protodune-2021-sonic.json" --set /workload/jobs=100:400:100 --set '/simulation/outputs=[[]]' \
   --quiet --output "$work/sweep"
-out=$("$python" "$plot" sweep "$work/sweep/sweep.csv" --x /workload/jobs --out "$work/knee.png" 2>&1); rc=$?
+out=$("$plot" sweep "$work/sweep/sweep.csv" --x /workload/jobs --out "$work/knee.png" 2>&1); rc=$?
 # Flat to 200 jobs (t_SONIC knee at 270), 11% slower at 300: the knee is marked at 200.
 if [ $rc -eq 0 ] && is_png "$work/knee.png" && [[ "$out" == *"knee at /workload/jobs = 200"* ]]; then pass
 else fail "sweep plot: $rc $out"; fi
 
 "$sonicsim" run "$repo/scenarios/protodune-2021-sonic.json" --quiet --set /workload/jobs=20 --output "$work/run"
-if "$python" "$plot" run "$work/run" --out-dir "$work/plots" > /dev/null; then
+if "$plot" run "$work/run" --out-dir "$work/plots" > /dev/null; then
   for f in event_time_histogram gpu_utilization link_utilization; do
     if is_png "$work/plots/$f.png"; then pass; else fail "$f.png missing or not a PNG"; fi
   done
 else fail "run plots failed"; fi
 
-out=$("$python" "$plot" sweep "$work/nowhere.csv" --x /workload/jobs --out "$work/x.png" 2>&1); rc=$?
+out=$("$plot" sweep "$work/nowhere.csv" --x /workload/jobs --out "$work/x.png" 2>&1); rc=$?
 if [ $rc -ne 0 ] && [[ "$out" == *"nowhere.csv"* ]]; then pass; else fail "missing file: $rc $out"; fi
+
+# With no interpreter that has the module, one line names the interpreter and the package.
+out=$(python3 -c "import sys; sys.path.insert(0, '$repo/analysis'); import python_interpreter; python_interpreter.require('no_such_module_x', 'python3-no-such', 'x.py')" 2>&1); rc=$?
+if [ $rc -ne 0 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == "x.py: error: no_such_module_x is not installed for "*"install python3-no-such"* ]]; then pass
+else fail "missing module message: $rc $out"; fi
 
 finish

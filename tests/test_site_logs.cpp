@@ -73,7 +73,7 @@ TEST_CASE("Prometheus samples with timestamps need no scrape time; without, they
         std::string::npos);
   CHECK(test::input_error_of([] { read_prometheus_scrape(logs("triton_metrics_bad.txt"), 1.0); })
             .find("triton_metrics_bad.txt: line 1: expected a finite, non-negative sample value") != std::string::npos);
-  CHECK_THROWS_AS(triton_window({a}), std::invalid_argument);
+  CHECK_THROWS_AS(triton_window({a}), InputError);
 }
 
 TEST_CASE("comparison rows: relative errors, KS and Wasserstein, tolerances by metric") {

@@ -170,8 +170,10 @@ TEST_CASE("normalisation defaults") {
     CHECK_FALSE(c.dynamic_batching);  // no dynamic_batching: the default scheduler
   }
   SUBCASE("KIND_AUTO -> KIND_CPU without GPUs; count 2 on the CPU for onnxruntime and tensorflow only") {
-    for (const auto& [backend, count] : std::vector<std::pair<std::string, int>>{
+    for (const auto& expected : std::vector<std::pair<std::string, int>>{
              {"onnxruntime", 2}, {"tensorflow", 2}, {"tensorflow_savedmodel", 2}, {"pytorch", 1}, {"python", 1}}) {
+      const std::string& backend = expected.first;  // a named variable: CAPTURE takes it by reference
+      const int count = expected.second;
       CAPTURE(backend);
       ModelConfig c{"m", backend, 8, {}, std::nullopt};
       normalize_model_config(c, 0);
@@ -509,10 +511,12 @@ TEST_CASE("scenario: inference modules take a Triton priority and request timeou
   auto& module = d["workload"]["modules"][1];
   module["priority"] = 2;
   module["timeout"] = "20ms";
-  const auto& m = std::get<InferenceModule>(test::parse(d).workload.modules.at(1));
+  const Scenario parsed = test::parse(d);
+  const auto& m = std::get<InferenceModule>(parsed.workload.modules.at(1));
   CHECK(m.priority == 2);
   CHECK(m.timeout_s == doctest::Approx(0.02));
-  const auto& defaults = std::get<InferenceModule>(test::parse(test::base_scenario()).workload.modules.at(1));
+  const Scenario base = test::parse(test::base_scenario());
+  const auto& defaults = std::get<InferenceModule>(base.workload.modules.at(1));
   CHECK(defaults.priority == 0);
   CHECK(defaults.timeout_s == 0);
 

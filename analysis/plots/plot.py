@@ -15,7 +15,11 @@ import math
 import os
 import sys
 
-import matplotlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import python_interpreter  # noqa: E402
+
+python_interpreter.require("matplotlib", "python3-matplotlib", "plot.py")
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402

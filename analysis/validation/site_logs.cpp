@@ -236,7 +236,8 @@ TritonScrape parse_prometheus_scrape(const std::string& text, const std::string&
 TritonWindow triton_window(std::vector<TritonScrape> scrapes) {
   std::sort(scrapes.begin(), scrapes.end(), [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
   if (scrapes.size() < 2 || scrapes.back().time_s <= scrapes.front().time_s)
-    throw std::invalid_argument("Triton metrics need at least two scrapes at different times (counters are cumulative)");
+    throw InputError(scrapes.back().path, "",
+                     "Triton metrics need at least two scrapes at different times (counters are cumulative)");
   for (std::size_t i = 1; i < scrapes.size(); ++i) {
     const TritonScrape &before = scrapes[i - 1], &after = scrapes[i];
     for (const auto& [name, counter] : {std::pair{"nv_inference_request_success", &TritonScrape::success},
