@@ -126,10 +126,11 @@ void InferenceServer::admit(InFlightRequest* request) {
   record.enqueued_s = sg4::Engine::get_clock();
   // With max_batch_size 0 the model has no batch dimension: every request is one unit.
   if (queue.max_batch_size > 0 && record.items > queue.max_batch_size) {
-    reject(queue, request, RejectReason::BatchTooLarge, false);  // INVALID_ARG at submit
-    return;
+    mark_rejected(queue, request, RejectReason::BatchTooLarge, false);  // INVALID_ARG at submit
+    queue.rejected.push_back(request);  // answered by the server, as every rejection
+  } else {
+    queue.arriving.push_back(request);
   }
-  queue.arriving.push_back(request);
   settle_at_end_of_instant(queue);
 }
 
@@ -226,11 +227,6 @@ void InferenceServer::mark_rejected(ModelQueue& queue, InFlightRequest* request,
   request->record.reject_reason = reason;
   request->record.exec_start_s = request->record.exec_end_s = now;
   if (counted_by_triton) recorder_.triton(index_, queue.model).request_failed(request->record, now);
-}
-
-void InferenceServer::reject(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton) {
-  mark_rejected(queue, request, reason, counted_by_triton);
-  respond(request, 0);
 }
 
 void InferenceServer::respond(InFlightRequest* request, double bytes) {

@@ -91,7 +91,6 @@ class InferenceServer {
   void run_instance(ModelQueue& queue, Instance& instance);
   void run_batcher(ModelQueue& queue);
   void mark_rejected(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton);
-  void reject(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton);
   void respond(InFlightRequest* request, double bytes);
   void release_in_order(ModelQueue& queue, std::int64_t order, InFlightRequest* request, double bytes);
 

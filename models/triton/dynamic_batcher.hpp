@@ -107,7 +107,9 @@ class DynamicBatcher {
   std::int64_t next_order_ = 0;
   bool saturated_ = false;
   int idle_instances_ = 0;
-  int queued_units_ = 0;  // Triton's queued_batch_size_ (wake-up rule only)
+  // Triton's queued_batch_size_ (wake-up rule only). As in Triton, refused requests and those rejected
+  // by the slot wait's tick are never subtracted, so it drifts up over a long run.
+  std::int64_t queued_units_ = 0;
   int next_preferred_ = 0;  // Triton's next_preferred_batch_size_ (wake-up rule only)
   int hold_until_queued_ = 0;
   bool notified_ = false;   // the batcher thread (or, without batching, an idle instance) has work
