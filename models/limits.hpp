@@ -31,6 +31,7 @@ inline constexpr int kMaxFrontendThreads = 1'024;
 inline constexpr int kMaxBatchSize = 1 << 24;        // max_batch_size: units of two batches still fit an int
 inline constexpr int kMaxPriorityLevels = 1'000;     // the scheduler keeps a queue per level
 inline constexpr int kMaxInFlight = 1'000'000;       // requests outstanding per job
+inline constexpr std::int64_t kMaxRequestsInFlight = 2'000'000;  // over all jobs (about 1 KB each)
 
 // Work. A run keeps every event in memory (about 100 bytes each) for its statistics, and every
 // request and batch it writes out; these bounds keep that under a few GB.

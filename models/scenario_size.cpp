@@ -65,6 +65,11 @@ void check_workload(const JsonNode& root, const Scenario& s) {
     requests_per_event += inference->requests_per_event();
     if (requests_per_event > limits::kMaxRequests)
       modules[i].fail("an event sends more than " + count_text(limits::kMaxRequests) + " requests");
+    const std::int64_t in_flight = std::min<std::int64_t>(inference->in_flight, inference->requests_per_event());
+    if (in_flight * s.workload.jobs > limits::kMaxRequestsInFlight)
+      modules[i].fail("the jobs can have " + count_text(in_flight * s.workload.jobs) + " requests in flight at once "
+                      "(jobs x in_flight), more than the " + count_text(limits::kMaxRequestsInFlight) +
+                      " sonicsim keeps in memory");
   }
   if (!s.workload.events_per_job) return;
   const std::int64_t events = static_cast<std::int64_t>(s.workload.jobs) * *s.workload.events_per_job;

@@ -155,6 +155,9 @@ expect_error("million perf_analyzer clients", ["run", os.path.join(ROOT, "scenar
 expect_error("perf_analyzer request rate beyond what can be in flight",
              ["run", os.path.join(ROOT, "scenarios", "perf-analyzer-small-requests.json"), "--set",
               '/perf_analyzer={"model": "emtrkmichelid", "request_rate": [1e9]}'], "/perf_analyzer/request_rate: ")
+bad_scenario("a million requests in flight per job", lambda s: s["workload"]["modules"][1].update(
+    {"in_flight": 1000000, "items_per_event": 1000000, "items_per_request": 1}), "/workload/modules/1: ",
+    "4000000 requests in flight at once")
 bad_scenario("in_flight_2e9", setter("/workload/modules/1/in_flight", 2000000000), "/workload/modules/1/in_flight: ")
 
 # ---- Hangs and memory -----------------------------------------------------------------------------
