@@ -39,7 +39,7 @@ seed logs 03 tests/data/logs/perf_profile*.json
 run_target() {
   local target=$1 log=$build/fuzz-$1.log
   if "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-       -print_final_stats=1 -artifact_prefix="$findings/$target-" "$corpora/$target" > "$log" 2>&1; then
+       -print_final_stats=1 -artifact_prefix="$findings/$target-" "$corpora/$target" < /dev/null > "$log" 2>&1; then
     echo "fuzz_$target: $(grep -m1 -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$') executions, $(grep -o 'cov: [0-9]*' "$log" | tail -1), no findings"
   else
     echo "fuzz_$target: FINDING (input in $findings/):"
