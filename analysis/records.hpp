@@ -57,6 +57,21 @@ struct BatchRecord {
   double start_s = 0, end_s = 0;
 };
 
+enum class JobOutcome : std::uint8_t {
+  Queued,   // still waiting for a core when the run ended
+  Running,  // still running when the run ended
+  Done,     // ran all its events
+};
+
+// A job of a batch-system workload ("submit"), from submission to its end.
+struct JobRecord {
+  int job = 0;
+  double submit_s = 0, start_s = 0, end_s = 0;  // start_s once started, end_s once ended
+  int node = -1;                                // index into SimulationResults::worker_names
+  int events = 0;                               // events completed
+  JobOutcome outcome = JobOutcome::Queued;
+};
+
 struct GpuRecord {
   int server = 0;
   int gpu = 0;
@@ -77,6 +92,12 @@ struct SimulationResults {
   double warmup_s = 0;
   double end_s = 0;  // simulated time at which the run ended
   std::vector<std::string> server_names, model_names, module_names;
+
+  // Batch-system workloads only: every job submitted before the end, in job order.
+  bool batch_system = false;
+  std::vector<JobRecord> jobs;
+  std::vector<std::string> worker_names;
+  std::int64_t worker_cores = 0;
 
   std::vector<EventRecord> events;      // completed events, in completion order
   std::vector<RequestRecord> requests;  // kept only when requests.csv is wanted

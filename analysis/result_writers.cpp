@@ -20,7 +20,33 @@ const char* status_name(RequestStatus s) {
   return "?";
 }
 
+const char* outcome_name(JobOutcome o) {
+  switch (o) {
+    case JobOutcome::Queued: return "queued";
+    case JobOutcome::Running: return "running";
+    case JobOutcome::Done: return "done";
+  }
+  return "?";
+}
+
 }  // namespace
+
+void write_jobs_csv(const std::string& path, const SimulationResults& r) {
+  OutputFile f(path);
+  f.write("job,submit_s,start_s,end_s,queue_wait_s,node,events,outcome\n");
+  for (const JobRecord& j : r.jobs) {
+    f.printf("%d,%.6f,", j.job, j.submit_s);
+    if (j.outcome == JobOutcome::Queued) {
+      f.write(",,,,");
+    } else {
+      f.printf("%.6f,", j.start_s);
+      if (j.outcome == JobOutcome::Done) f.printf("%.6f", j.end_s);
+      f.printf(",%.6f,%s", j.start_s - j.submit_s, csv_field(r.worker_names[static_cast<std::size_t>(j.node)]).c_str());
+    }
+    f.printf(",%d,%s\n", j.events, outcome_name(j.outcome));
+  }
+  f.close();
+}
 
 void write_events_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
@@ -69,6 +95,7 @@ void write_results(const std::string& directory, const SimulationResults& result
   if (outputs.events) write_events_csv((dir / "events.csv").string(), results);
   if (outputs.requests) write_requests_csv((dir / "requests.csv").string(), results);
   if (outputs.batches) write_batches_csv((dir / "batches.csv").string(), results);
+  if (outputs.jobs && results.batch_system) write_jobs_csv((dir / "jobs.csv").string(), results);
   if (outputs.metrics) {
     for (std::size_t server = 0; server < summary.server_names.size(); ++server) {
       const auto path = dir / ("metrics-" + summary.server_names[server] + ".prom");

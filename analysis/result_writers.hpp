@@ -15,5 +15,6 @@ void write_results(const std::string& directory, const SimulationResults& result
 void write_events_csv(const std::string& path, const SimulationResults& results);
 void write_requests_csv(const std::string& path, const SimulationResults& results);
 void write_batches_csv(const std::string& path, const SimulationResults& results);
+void write_jobs_csv(const std::string& path, const SimulationResults& results);  // batch-system workloads
 
 }  // namespace sonicsim

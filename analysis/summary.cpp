@@ -8,6 +8,46 @@
 
 namespace sonicsim {
 
+namespace {
+
+JobsSummary summarize_jobs(const SimulationResults& r) {
+  JobsSummary s;
+  std::vector<double> waits;
+  double core_seconds = 0;
+  for (const JobRecord& j : r.jobs) {
+    ++s.submitted;
+    if (j.outcome == JobOutcome::Queued) {
+      ++s.queued_at_end;
+      continue;
+    }
+    ++s.started;
+    waits.push_back(j.start_s - j.submit_s);
+    if (j.outcome == JobOutcome::Done) {
+      ++s.done;
+      core_seconds += j.end_s - j.start_s;
+    } else {
+      ++s.running_at_end;
+      core_seconds += r.end_s - j.start_s;
+    }
+  }
+  s.queue_wait_s = stats::describe(waits);
+  if (r.end_s > 0 && r.worker_cores > 0) s.slot_occupancy = core_seconds / (static_cast<double>(r.worker_cores) * r.end_s);
+  return s;
+}
+
+nlohmann::json jobs_json(const JobsSummary& s) {
+  const auto& w = s.queue_wait_s;
+  return {{"submitted", s.submitted},
+          {"started", s.started},
+          {"done", s.done},
+          {"running_at_end", s.running_at_end},
+          {"queued_at_end", s.queued_at_end},
+          {"queue_wait_s", {{"mean", w.mean}, {"p50", w.p50}, {"p90", w.p90}, {"p99", w.p99}, {"max", w.max}}},
+          {"slot_occupancy", s.slot_occupancy}};
+}
+
+}  // namespace
+
 Summary summarize(const SimulationResults& r) {
   Summary s;
   s.scenario = r.scenario;
@@ -72,6 +112,7 @@ Summary summarize(const SimulationResults& r) {
   s.triton = r.triton;
   s.batches = r.batches_executed;
   s.mean_batch_items = r.batches_executed ? static_cast<double>(r.batch_units_executed) / r.batches_executed : 0;
+  if (r.batch_system) s.jobs = summarize_jobs(r);
   return s;
 }
 
@@ -86,7 +127,7 @@ nlohmann::json summary_to_json(const Summary& s) {
                      {"bytes", l.bytes},
                      {"utilization", l.utilization}});
   const auto& t = s.event_time;
-  return json{
+  json document{
       {"scenario", s.scenario},
       {"seed", s.seed},
       {"latency_quantile", s.latency_quantile > 0 ? json(s.latency_quantile) : json(nullptr)},
@@ -118,6 +159,8 @@ nlohmann::json summary_to_json(const Summary& s) {
       {"links", links},
       {"triton", triton_statistics_json(s)},
   };
+  if (s.jobs) document["jobs"] = jobs_json(*s.jobs);
+  return document;
 }
 
 std::string format_summary(const Summary& s) {
@@ -150,6 +193,14 @@ std::string format_summary(const Summary& s) {
       static_cast<long long>(s.requests_sent), static_cast<long long>(s.requests_completed),
       static_cast<long long>(s.requests_rejected), static_cast<long long>(s.requests_in_flight));
   if (s.batches) add("batches     %lld executed, %.1f items on average\n", static_cast<long long>(s.batches), s.mean_batch_items);
+  if (s.jobs) {
+    const JobsSummary& j = *s.jobs;
+    add("\njobs        %lld submitted, %lld done, %lld running and %lld queued at the end; cores %.1f %% occupied\n",
+        static_cast<long long>(j.submitted), static_cast<long long>(j.done), static_cast<long long>(j.running_at_end),
+        static_cast<long long>(j.queued_at_end), 100 * j.slot_occupancy);
+    add("queue wait  mean %.3f s   p50 %.3f s   p90 %.3f s   max %.3f s\n", j.queue_wait_s.mean, j.queue_wait_s.p50,
+        j.queue_wait_s.p90, j.queue_wait_s.max);
+  }
   if (!s.gpus.empty()) {
     add("\nGPU utilisation  mean %.1f %%", 100 * s.gpu_utilization);
     const std::size_t shown = std::min<std::size_t>(s.gpus.size(), 8);

@@ -1,6 +1,7 @@
 #pragma once
 // The headline numbers of one run, computed from its records.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ struct LinkUtilization {
   double utilization = 0;  // bytes / (bandwidth x simulated time)
 };
 
+// Batch-system workloads: how jobs waited for and used the worker cores.
+struct JobsSummary {
+  std::int64_t submitted = 0, started = 0, done = 0, running_at_end = 0, queued_at_end = 0;
+  stats::Description queue_wait_s;  // submit to start, over started jobs
+  double slot_occupancy = 0;        // core-seconds used by jobs / (worker cores x simulated time)
+};
+
 struct Summary {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -48,6 +56,7 @@ struct Summary {
   double mean_batch_items = 0;
   std::vector<std::string> server_names, model_names;
   std::vector<TritonModelStats> triton;  // whole run, like Triton's counters since model load
+  std::optional<JobsSummary> jobs;       // batch-system workloads only
 };
 
 Summary summarize(const SimulationResults& results);

@@ -14,6 +14,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "models/job_submission.hpp"
 #include "models/kernel_latency.hpp"
 #include "models/scenario_parser.hpp"
 #include "sim/engine_setup.hpp"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) try {
   const Scenario scenario = load_scenario(argv[1], {});
   const Workload& workload = scenario.workload;
   if (!workload.duration_s) throw std::runtime_error("the floor runs duration-limited workloads");
+  if (workload.submit) throw std::runtime_error("the floor runs static farms (\"start\"), not batch-system workloads");
   const auto engine = sim::make_engine(scenario.simulation);
   const sim::FarmPlatform farm = sim::build_platform(scenario);
 
@@ -51,7 +53,7 @@ int main(int argc, char** argv) try {
     const sim::ServerNode& server_node = farm.servers[static_cast<std::size_t>(j) % farm.servers.size()];
     sg4::Host* server = server_node.host;
     const std::string& gpu = scenario.platform.servers[server_node.group].gpu_type;
-    const double start_s = sim::start_time(workload.start, j, workload.jobs);
+    const double start_s = start_time(workload.start, j, workload.jobs);
     sg4::Actor::create("job", host, [&, host, server, start_s, gpu]() {
       sg4::this_actor::sleep_until(start_s);
       for (;;) {

@@ -54,7 +54,7 @@ struct ServerGroup {
   std::optional<FrontendSpec> frontend;  // absent: requests reach the scheduler the moment they arrive
 };
 
-enum class LoadBalancing { PerJob, RoundRobin };
+enum class LoadBalancing { PerJob, RoundRobin, Random, LeastRequest };
 
 struct Platform {
   std::vector<WorkerPool> worker_pools;
@@ -126,12 +126,38 @@ struct StartWaves {
 };
 using StartPattern = std::variant<StartAllAtOnce, StartStaggered, StartSpread, StartWaves>;
 
+// Jobs submitted as a Poisson process: exponential gaps of this mean, the first one gap after t = 0.
+struct SubmitPoisson {
+  double mean_interval_s = 0;
+};
+// Jobs submitted at recorded times (a CSV of submit times, or a condor_history -json file), in
+// submit order; `events`, where the trace gives them, override events_per_job for that job.
+struct SubmitTrace {
+  std::string file;
+  std::vector<double> submit_s;
+  std::vector<std::optional<int>> events;
+};
+using SubmitPattern = std::variant<StartAllAtOnce, StartStaggered, StartSpread, StartWaves, SubmitPoisson, SubmitTrace>;
+
+// Events a job runs: the same count for every job, or drawn per job (uniformly from an inclusive
+// range, or among measured counts).
+struct UniformCount {
+  int min = 1, max = 1;
+};
+struct EmpiricalCount {
+  std::vector<int> samples;
+};
+using EventCount = std::variant<int, UniformCount, EmpiricalCount>;
+
 struct Workload {
+  // Static farm ("start"): the jobs running at once, one per core, each started at its start time.
+  // Batch system ("submit"): the jobs submitted; they wait in a FIFO queue for a free core.
   int jobs = 1;
-  std::optional<int> events_per_job;  // exactly one of events_per_job and duration_s is set
+  std::optional<EventCount> events_per_job;  // exactly one of events_per_job and duration_s is set
   std::optional<double> duration_s;
   double warmup_s = 0;  // events starting before this are left out of the statistics
   StartPattern start = StartAllAtOnce{};
+  std::optional<SubmitPattern> submit;  // set: jobs come from a batch system, and `start` is unused
   std::vector<Module> modules;
 };
 
@@ -149,6 +175,7 @@ struct Outputs {
   bool requests = true;
   bool batches = true;
   bool metrics = true;  // metrics-<server>.prom, Triton's Prometheus text
+  bool jobs = true;     // jobs.csv, for batch-system workloads
 };
 
 struct SimulationOptions {

@@ -1,5 +1,6 @@
 #include "models/scenario_parser.hpp"
 
+#include "models/job_trace.hpp"
 #include "models/latency_model_file.hpp"
 #include "models/limits.hpp"
 #include "models/perf_load_parser.hpp"
@@ -203,8 +204,12 @@ Platform parse_platform(const JsonNode& node) {
       platform.load_balancing = LoadBalancing::PerJob;
     else if (p == "round_robin")
       platform.load_balancing = LoadBalancing::RoundRobin;
+    else if (p == "random")
+      platform.load_balancing = LoadBalancing::Random;
+    else if (p == "least_request")
+      platform.load_balancing = LoadBalancing::LeastRequest;
     else
-      lb->fail("expected \"per_job\" or \"round_robin\", got \"" + p + "\"");
+      lb->fail("expected \"per_job\", \"round_robin\", \"random\" or \"least_request\", got \"" + p + "\"");
   }
   return platform;
 }
@@ -280,19 +285,75 @@ StartPattern parse_start(const JsonNode& node) {
   node.at("pattern").fail("expected \"all_at_once\", \"staggered\", \"spread\" or \"waves\", got \"" + pattern + "\"");
 }
 
+SubmitPattern parse_submit(const JsonNode& node, const std::string& scenario_file) {
+  const std::string pattern = node.at("pattern").string();
+  if (pattern == "poisson") {
+    node.allow_only({"pattern", "mean_interval"});
+    return SubmitPoisson{node.at("mean_interval").positive_duration_s()};
+  }
+  if (pattern == "trace") {
+    node.allow_only({"pattern", "file"});
+    SubmitTrace trace;
+    trace.file = path_beside(scenario_file, node.at("file").string());
+    for (const TracedJob& job : read_job_trace(trace.file)) {
+      trace.submit_s.push_back(job.submit_s);
+      trace.events.push_back(job.events);
+    }
+    return trace;
+  }
+  if (pattern != "all_at_once" && pattern != "staggered" && pattern != "spread" && pattern != "waves")
+    node.at("pattern").fail("expected \"all_at_once\", \"staggered\", \"spread\", \"waves\", \"poisson\" or "
+                            "\"trace\", got \"" + pattern + "\"");
+  return std::visit([](const auto& p) -> SubmitPattern { return p; }, parse_start(node));
+}
+
+EventCount parse_event_count(const JsonNode& node) {
+  if (!node.raw().is_object()) return node.int_in(1, static_cast<int>(limits::kMaxEvents));
+  const std::string kind = node.at("distribution").string();
+  if (kind == "uniform") {
+    node.allow_only({"distribution", "min", "max"});
+    UniformCount count{node.at("min").int_in(1, static_cast<int>(limits::kMaxEvents)),
+                       node.at("max").int_in(1, static_cast<int>(limits::kMaxEvents))};
+    if (count.max < count.min) node.at("max").fail("expected a maximum no smaller than the minimum");
+    return count;
+  }
+  if (kind == "empirical") {
+    node.allow_only({"distribution", "samples"});
+    EmpiricalCount count;
+    for (const JsonNode& n : node.at("samples").non_empty_elements())
+      count.samples.push_back(n.int_in(1, static_cast<int>(limits::kMaxEvents)));
+    return count;
+  }
+  node.at("distribution").fail("expected \"uniform\" or \"empirical\" (events per job), got \"" + kind + "\"");
+}
+
 Workload parse_workload(const JsonNode& node, const Scenario& scenario) {
-  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "modules"});
+  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "modules"});
   Workload w;
-  w.jobs = node.at("jobs").int_at_least(1);
+  const auto start = node.find("start");
+  const auto submit = node.find("submit");
+  if (start.has_value() == submit.has_value())
+    node.fail("expected exactly one of \"start\" (a static farm: one job per core) and \"submit\" (jobs from a batch "
+              "system, queued for free cores)");
+  if (start) w.start = parse_start(*start);
+  if (submit) w.submit = parse_submit(*submit, scenario.file);
+  const auto* trace = w.submit ? std::get_if<SubmitTrace>(&*w.submit) : nullptr;
+  if (trace && !node.has("jobs")) {
+    w.jobs = static_cast<int>(trace->submit_s.size());
+  } else {
+    const JsonNode jobs = node.at("jobs");
+    w.jobs = w.submit ? jobs.int_in(1, static_cast<int>(limits::kMaxSubmittedJobs)) : jobs.int_at_least(1);
+    if (trace && static_cast<std::size_t>(w.jobs) > trace->submit_s.size())
+      jobs.fail("expected at most the " + std::to_string(trace->submit_s.size()) + " jobs of the trace " + trace->file);
+  }
   const auto events = node.find("events_per_job");
   const auto duration = node.find("duration");
   if (events.has_value() == duration.has_value())
     node.fail("expected exactly one of \"events_per_job\" and \"duration\"");
-  if (events) w.events_per_job = events->int_at_least(1);
+  if (events) w.events_per_job = parse_event_count(*events);
   if (duration) w.duration_s = duration->positive_duration_s();
   if (auto warmup = node.find("warmup")) w.warmup_s = warmup->duration_s();
   if (w.duration_s && w.warmup_s >= *w.duration_s) node.at("warmup").fail("expected a warm-up shorter than the duration");
-  w.start = parse_start(node.at("start"));
   for (const JsonNode& m : node.at("modules").non_empty_elements()) w.modules.push_back(parse_module(m, scenario));
   return w;
 }
@@ -325,7 +386,7 @@ SimulationOptions parse_simulation(const JsonNode& node) {
     options.stack_size_kib = static_cast<int>(bytes / 1024);
   }
   if (auto outputs = node.find("outputs")) {
-    options.outputs = Outputs{false, false, false, false};
+    options.outputs = Outputs{false, false, false, false, false};
     for (const JsonNode& o : outputs->elements()) {
       const std::string name = o.string();
       if (name == "events")
@@ -336,8 +397,10 @@ SimulationOptions parse_simulation(const JsonNode& node) {
         options.outputs.batches = true;
       else if (name == "metrics")
         options.outputs.metrics = true;
+      else if (name == "jobs")
+        options.outputs.jobs = true;
       else
-        o.fail("expected one of \"events\", \"requests\", \"batches\", \"metrics\", got \"" + name + "\"");
+        o.fail("expected one of \"events\", \"requests\", \"batches\", \"metrics\", \"jobs\", got \"" + name + "\"");
     }
   }
   return options;
@@ -379,7 +442,7 @@ void check_consistency(const JsonNode& root, Scenario& s) {
       modules[i].fail("model \"" + s.models[inference->model].name +
                       "\" is served by no server group: expected a \"cpu_fallback\" time");
   }
-  if (s.workload.jobs > s.total_worker_cores())
+  if (!s.workload.submit && s.workload.jobs > s.total_worker_cores())
     root.at("workload").at("jobs").fail("expected at most " + std::to_string(s.total_worker_cores()) +
                                         " jobs (the worker pools have that many cores; one job per core)");
 }

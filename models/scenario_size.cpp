@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "models/job_submission.hpp"
 #include "models/limits.hpp"
 
 namespace sonicsim {
@@ -66,15 +67,15 @@ void check_workload(const JsonNode& root, const Scenario& s) {
     if (requests_per_event > limits::kMaxRequests)
       modules[i].fail("an event sends more than " + count_text(limits::kMaxRequests) + " requests");
     const std::int64_t in_flight = std::min<std::int64_t>(inference->in_flight, inference->requests_per_event());
-    if (in_flight * s.workload.jobs > limits::kMaxRequestsInFlight)
-      modules[i].fail("the jobs can have " + count_text(in_flight * s.workload.jobs) + " requests in flight at once "
-                      "(jobs x in_flight), more than the " + count_text(limits::kMaxRequestsInFlight) +
+    if (in_flight * concurrent_jobs(s) > limits::kMaxRequestsInFlight)
+      modules[i].fail("the jobs can have " + count_text(in_flight * concurrent_jobs(s)) + " requests in flight at once "
+                      "(jobs running at once x in_flight), more than the " + count_text(limits::kMaxRequestsInFlight) +
                       " sonicsim keeps in memory");
   }
   if (!s.workload.events_per_job) return;
-  const std::int64_t events = static_cast<std::int64_t>(s.workload.jobs) * *s.workload.events_per_job;
+  const std::int64_t events = most_events_run(s.workload);
   if (events > limits::kMaxEvents)
-    workload.at("events_per_job").fail("the run would simulate " + count_text(events) + " events (jobs x events_per_job), more than the " +
+    workload.at("events_per_job").fail("the run could simulate " + count_text(events) + " events (jobs x events_per_job), more than the " +
                                        count_text(limits::kMaxEvents) + " sonicsim keeps in memory");
   if (requests_per_event > 0 && events > limits::kMaxRequests / requests_per_event)
     workload.at("events_per_job").fail("the run would simulate more than " + count_text(limits::kMaxRequests) +
@@ -115,6 +116,21 @@ std::int64_t active_instances(const ModelSpec& model, const ServerGroup& group) 
   return instances;
 }
 
+std::int64_t concurrent_jobs(const Scenario& s) {
+  const std::int64_t jobs = s.workload.jobs;
+  return s.workload.submit ? std::min(jobs, s.total_worker_cores()) : jobs;
+}
+
+std::int64_t most_events_run(const Workload& w) {
+  if (!w.events_per_job) return 0;
+  const std::int64_t most = most_events(*w.events_per_job);
+  const auto* trace = w.submit ? std::get_if<SubmitTrace>(&*w.submit) : nullptr;
+  if (!trace) return most * w.jobs;
+  std::int64_t events = 0;
+  for (int j = 0; j < w.jobs; ++j) events += trace->events[static_cast<std::size_t>(j)].value_or(most);
+  return events;
+}
+
 std::int64_t simulated_actors(const Scenario& s) {
   std::int64_t actors = 0;
   if (s.perf_analyzer) {
@@ -123,7 +139,7 @@ std::int64_t simulated_actors(const Scenario& s) {
     actors = 2 + (load.mode == PerfLoadMode::Concurrency ? static_cast<std::int64_t>(most)
                                                          : static_cast<std::int64_t>(most * load.end_s()));
   } else {
-    actors = s.workload.jobs;
+    actors = concurrent_jobs(s) + (s.workload.submit ? 1 : 0);  // a batch system has its submitting actor
   }
   for (const ServerGroup& group : s.platform.servers) {
     std::int64_t per_server = group.frontend ? group.frontend->threads : 0;

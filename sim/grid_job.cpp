@@ -9,19 +9,22 @@
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 
-GridJob::GridJob(int index, sg4::Host* host, double start_s, JobContext context)
+GridJob::GridJob(int index, sg4::Host* host, double start_s, std::optional<int> events, JobContext context)
     : index_(index),
       host_(host),
       start_s_(start_s),
+      events_(events),
       context_(context),
       rng_(mix_seed(context.scenario.simulation.seed, static_cast<std::uint64_t>(index))),
+      balance_rng_(context.balancer.draws() ? std::optional<Rng>(balancing_seed(context.scenario.simulation.seed, index))
+                                            : std::nullopt),
       inbox_(sg4::Mailbox::by_name("job-" + std::to_string(index))) {}
 
 void GridJob::operator()() {
   sg4::this_actor::sleep_until(start_s_);
   const Workload& w = context_.scenario.workload;
   for (int event = 0;; ++event) {
-    if (w.events_per_job && event >= *w.events_per_job) break;
+    if (events_ && event >= *events_) break;
     if (w.duration_s && sg4::Engine::get_clock() >= *w.duration_s) break;
     run_event(event);
   }
@@ -86,7 +89,7 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
     rec.items = module.items_in_request(sent);
     rec.input_bytes = rec.items * model.input_bytes_per_item;
     rec.output_bytes = rec.items * model.output_bytes_per_item;
-    rec.server = context_.balancer.pick(module.model, index_);
+    rec.server = context_.balancer.pick(module.model, index_, balance_rng_ ? &*balance_rng_ : nullptr);
     rec.sent_s = sg4::Engine::get_clock();
     r->client = host_;
     r->reply_to = inbox_;
@@ -128,6 +131,7 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
     free_slots_.push_back(finished.slot);
     RequestRecord& rec = r->record;
     rec.received_s = sg4::Engine::get_clock();
+    context_.balancer.answered(rec.server);
     record.network_s += (rec.arrived_s - rec.sent_s) + (rec.received_s - rec.responded_s);
     record.frontend_s += (rec.enqueued_s - rec.arrived_s) + (rec.responded_s - rec.exec_end_s);
     record.queue_s += rec.exec_start_s - rec.enqueued_s;

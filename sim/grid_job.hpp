@@ -1,5 +1,6 @@
 #pragma once
 // A grid job: one core of a worker node, running the scenario's module chain event after event.
+#include <optional>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -15,13 +16,14 @@ namespace sonicsim::sim {
 struct JobContext {
   const Scenario& scenario;
   std::vector<std::unique_ptr<InferenceServer>>& servers;
-  LoadBalancer& balancer;
+  RequestBalancer& balancer;
   Recorder& recorder;
 };
 
 class GridJob {
  public:
-  GridJob(int index, simgrid::s4u::Host* host, double start_s, JobContext context);
+  // `events`: how many events the job runs; unset, it runs until the end of a duration-limited run.
+  GridJob(int index, simgrid::s4u::Host* host, double start_s, std::optional<int> events, JobContext context);
 
   void operator()();  // the actor's body
 
@@ -34,8 +36,10 @@ class GridJob {
   int index_;
   simgrid::s4u::Host* host_;
   double start_s_;
+  std::optional<int> events_;
   JobContext context_;
   Rng rng_;
+  std::optional<Rng> balance_rng_;  // the job's server choices, for policies that draw
   simgrid::s4u::Mailbox* inbox_;
 
   // run_requests' bookkeeping, kept between events so that requests allocate nothing.

@@ -4,7 +4,7 @@
 
 namespace sonicsim::sim {
 
-std::vector<int> place_jobs(const Scenario& scenario, const FarmPlatform& farm) {
+std::vector<int> core_slots(const Scenario& scenario, const FarmPlatform& farm) {
   std::vector<int> slots;
   if (scenario.platform.placement == JobPlacement::Fill) {
     for (std::size_t n = 0; n < farm.workers.size(); ++n)
@@ -16,15 +16,13 @@ std::vector<int> place_jobs(const Scenario& scenario, const FarmPlatform& farm) 
       for (std::size_t n = 0; n < farm.workers.size(); ++n)
         if (c < farm.workers[n].cores) slots.push_back(static_cast<int>(n));
   }
-  slots.resize(static_cast<std::size_t>(scenario.workload.jobs));
   return slots;
 }
 
-double start_time(const StartPattern& pattern, int job, int jobs) {
-  if (const auto* s = std::get_if<StartStaggered>(&pattern)) return job * s->interval_s;
-  if (const auto* s = std::get_if<StartSpread>(&pattern)) return job * s->window_s / jobs;
-  if (const auto* w = std::get_if<StartWaves>(&pattern)) return (job / w->jobs_per_wave) * w->period_s;
-  return 0;
+std::vector<int> place_jobs(const Scenario& scenario, const FarmPlatform& farm) {
+  std::vector<int> slots = core_slots(scenario, farm);
+  slots.resize(static_cast<std::size_t>(scenario.workload.jobs));
+  return slots;
 }
 
 }  // namespace sonicsim::sim

@@ -1,5 +1,5 @@
 #pragma once
-// Where and when each grid job runs: its worker node and its start time, per the scenario.
+// Where grid jobs run: the order in which jobs take the worker cores.
 #include <vector>
 
 #include "models/scenario.hpp"
@@ -7,11 +7,11 @@
 
 namespace sonicsim::sim {
 
-// The index in farm.workers of each job's node: "fill" packs nodes one after the other; "spread"
-// gives every node one job before any node gets a second.
-std::vector<int> place_jobs(const Scenario& scenario, const FarmPlatform& farm);
+// Every worker core, as the index in farm.workers of its node, in the order jobs take them: "fill"
+// packs nodes one after the other; "spread" gives every node one job before any node gets a second.
+std::vector<int> core_slots(const Scenario& scenario, const FarmPlatform& farm);
 
-// When job `job` of `jobs` starts.
-double start_time(const StartPattern& pattern, int job, int jobs);
+// The node of each job of a static farm (job j takes the j-th core).
+std::vector<int> place_jobs(const Scenario& scenario, const FarmPlatform& farm);
 
 }  // namespace sonicsim::sim

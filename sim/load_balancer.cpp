@@ -2,21 +2,15 @@
 
 namespace sonicsim::sim {
 
-LoadBalancer::LoadBalancer(const Scenario& scenario, const FarmPlatform& platform)
-    : policy_(scenario.platform.load_balancing),
-      servers_for_model_(scenario.models.size()),
-      next_(scenario.models.size(), 0) {
+RequestBalancer make_balancer(const Scenario& scenario, const FarmPlatform& platform) {
+  std::vector<std::vector<int>> servers_for_model(scenario.models.size());
   for (std::size_t s = 0; s < platform.servers.size(); ++s) {
     const ServerGroup& group = scenario.platform.servers[platform.servers[s].group];
     for (const std::string& model : group.models)
-      servers_for_model_[scenario.model_index(model)].push_back(static_cast<int>(s));
+      servers_for_model[static_cast<std::size_t>(scenario.model_index(model))].push_back(static_cast<int>(s));
   }
-}
-
-int LoadBalancer::pick(int model, int job) {
-  const auto& servers = servers_for_model_[model];
-  if (policy_ == LoadBalancing::PerJob) return servers[static_cast<std::size_t>(job) % servers.size()];
-  return servers[next_[model]++ % servers.size()];
+  return RequestBalancer(scenario.platform.load_balancing, std::move(servers_for_model),
+                         static_cast<int>(platform.servers.size()));
 }
 
 }  // namespace sonicsim::sim

@@ -7,12 +7,13 @@ namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 
 PerfClients::PerfClients(const Scenario& scenario, sg4::Host* host, std::vector<std::unique_ptr<InferenceServer>>& servers,
-                         LoadBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement)
+                         RequestBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement)
     : scenario_(scenario),
       load_(*scenario.perf_analyzer),
       host_(host),
       servers_(servers),
       balancer_(balancer),
+      balance_rng_(balancing_seed(scenario.simulation.seed, 0)),
       recorder_(recorder),
       level_(level),
       measurement_(measurement),
@@ -66,7 +67,7 @@ void PerfClients::one_request(int client) {
   rec.items = load_.batch_size;
   rec.input_bytes = rec.items * model.input_bytes_per_item;
   rec.output_bytes = rec.items * model.output_bytes_per_item;
-  rec.server = balancer_.pick(load_.model, client);
+  rec.server = balancer_.pick(load_.model, client, &balance_rng_);
   rec.sent_s = sent;
   r->client = host_;
   r->reply_to = take_mailbox();
@@ -78,6 +79,7 @@ void PerfClients::one_request(int client) {
   InFlightRequest* answer = inbox->get<InFlightRequest>();
   free_mailboxes_.push_back(inbox);
   answer->record.received_s = sg4::Engine::get_clock();
+  balancer_.answered(answer->record.server);
   const bool failed = answer->record.status != RequestStatus::Completed;
   recorder_.request_answered(answer);
 

@@ -19,7 +19,7 @@ namespace sonicsim::sim {
 class PerfClients {
  public:
   PerfClients(const Scenario& scenario, simgrid::s4u::Host* host, std::vector<std::unique_ptr<InferenceServer>>& servers,
-              LoadBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement);
+              RequestBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement);
 
   // Creates the client actors (daemons: they stop when the measurement actor ends the run).
   void start();
@@ -34,7 +34,8 @@ class PerfClients {
   const PerfAnalyzerLoad& load_;
   simgrid::s4u::Host* host_;
   std::vector<std::unique_ptr<InferenceServer>>& servers_;
-  LoadBalancer& balancer_;
+  RequestBalancer& balancer_;
+  Rng balance_rng_;  // the load's server choices (random, least_request)
   Recorder& recorder_;
   double level_;
   PerfMeasurement& measurement_;

@@ -29,7 +29,7 @@ TritonModelStats model_totals(sim::Recorder& recorder, std::size_t servers, int 
 
 PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t level_index) {
   Scenario scenario = scenario_in;
-  scenario.simulation.outputs = Outputs{false, false, false, false};  // rows only: no per-request records
+  scenario.simulation.outputs = Outputs{false, false, false, false, false};  // rows only: no per-request records
   const PerfAnalyzerLoad& load = *scenario.perf_analyzer;
 
   const auto engine = sim::make_engine(scenario.simulation);
@@ -37,7 +37,7 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
   const sim::FarmPlatform farm = sim::build_platform(scenario);
   sim::Recorder recorder(scenario, farm);
   std::vector<std::unique_ptr<sim::InferenceServer>> servers = sim::start_servers(scenario, farm, recorder);
-  sim::LoadBalancer balancer(scenario, farm);
+  RequestBalancer balancer = sim::make_balancer(scenario, farm);
 
   PerfMeasurement m;
   m.level = load.levels.at(level_index);

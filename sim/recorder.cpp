@@ -29,6 +29,32 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
   }
   for (const Module& m : scenario.workload.modules)
     results_.module_names.push_back(std::visit([](const auto& mod) { return mod.name; }, m));
+  if (scenario.workload.submit) {
+    results_.batch_system = true;
+    results_.worker_cores = scenario.total_worker_cores();
+    for (const WorkerNode& w : platform.workers) results_.worker_names.push_back(w.host->get_name());
+  }
+}
+
+void Recorder::job_submitted(int job, double now) {
+  if (job != static_cast<int>(results_.jobs.size()) && invariant_violation_.empty())
+    invariant_violation_ = "job " + std::to_string(job) + " was submitted out of order";
+  JobRecord& record = results_.jobs.emplace_back();
+  record.job = job;
+  record.submit_s = now;
+}
+
+void Recorder::job_started(int job, int node, double now) {
+  JobRecord& record = results_.jobs[static_cast<std::size_t>(job)];
+  record.start_s = now;
+  record.node = node;
+  record.outcome = JobOutcome::Running;
+}
+
+void Recorder::job_ended(int job, double now) {
+  JobRecord& record = results_.jobs[static_cast<std::size_t>(job)];
+  record.end_s = now;
+  record.outcome = JobOutcome::Done;
 }
 
 InFlightRequest* Recorder::new_request() {
@@ -55,6 +81,7 @@ void Recorder::event_finished(const EventRecord& event) {
     stop_at_limit("the run reached " + std::to_string(limits::kMaxEvents) +
                   " events, the most sonicsim keeps in memory");
   results_.events.push_back(event);
+  if (results_.batch_system) ++results_.jobs[static_cast<std::size_t>(event.job)].events;
 }
 
 void Recorder::request_sent(const InFlightRequest& request) {

@@ -25,6 +25,11 @@ class Recorder {
   // The response (or rejection) reached the client; the request object is recycled.
   void request_answered(InFlightRequest* request);
 
+  // Jobs of a batch-system workload, submitted in job order.
+  void job_submitted(int job, double now);
+  void job_started(int job, int node, double now);
+  void job_ended(int job, double now);
+
   void event_started() { ++events_started_; }
   void event_finished(const EventRecord& event);
 

@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "analysis/invariants.hpp"
 #include "models/json_reader.hpp"
 #include "models/scenario_size.hpp"
+#include "models/job_submission.hpp"
+#include "sim/batch_system.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/grid_job.hpp"
 #include "sim/inference_server.hpp"
@@ -29,14 +32,21 @@ SimulationResults simulate(const Scenario& scenario) {
   const sim::FarmPlatform farm = sim::build_platform(scenario);
   sim::Recorder recorder(scenario, farm);
   std::vector<std::unique_ptr<sim::InferenceServer>> servers = sim::start_servers(scenario, farm, recorder);
-  sim::LoadBalancer balancer(scenario, farm);
+  RequestBalancer balancer = sim::make_balancer(scenario, farm);
 
-  const std::vector<int> placement = sim::place_jobs(scenario, farm);
-  for (int j = 0; j < scenario.workload.jobs; ++j) {
-    sg4::Host* host = farm.workers[placement[j]].host;
-    sg4::Actor::create("job-" + std::to_string(j), host,
-                       sim::GridJob(j, host, sim::start_time(scenario.workload.start, j, scenario.workload.jobs),
-                                    sim::JobContext{scenario, servers, balancer, recorder}));
+  const sim::JobContext context{scenario, servers, balancer, recorder};
+  std::vector<PlannedJob> jobs = plan_jobs(scenario.workload, scenario.simulation.seed);
+  std::optional<sim::BatchSystem> batch_system;
+  if (scenario.workload.submit) {
+    batch_system.emplace(farm, sim::core_slots(scenario, farm), std::move(jobs), context);
+    batch_system->start();
+  } else {
+    const std::vector<int> placement = sim::place_jobs(scenario, farm);
+    for (int j = 0; j < scenario.workload.jobs; ++j) {
+      sg4::Host* host = farm.workers[placement[j]].host;
+      const PlannedJob& job = jobs[static_cast<std::size_t>(j)];
+      sg4::Actor::create("job-" + std::to_string(j), host, sim::GridJob(j, host, job.submit_s, job.events, context));
+    }
   }
 
   if (scenario.workload.duration_s) {

@@ -343,6 +343,49 @@ time.sleep(1)
 alive = [p for p in children if os.path.exists(f"/proc/{p}") and open(f"/proc/{p}/stat").read().split()[2] != "Z"]
 check("a sweep's points die with it", len(children) == 2 and not alive, f"children {children}, alive after the kill {alive}")
 
+# ---- Batch-system workloads ------------------------------------------------------------------------
+def submitted(pattern, **workload):
+    def edit(s):
+        del s["workload"]["start"]
+        s["workload"].update({"submit": pattern, **workload})
+    return edit
+bad_scenario("start and submit", lambda s: s["workload"].update({"submit": {"pattern": "all_at_once"}}), "/workload: ",
+             "exactly one of \"start\"")
+bad_scenario("unknown submit pattern", submitted({"pattern": "burst"}), "/workload/submit/pattern: ", "\"poisson\" or \"trace\"")
+bad_scenario("negative Poisson interval", submitted({"pattern": "poisson", "mean_interval": "-5s"}),
+             "/workload/submit/mean_interval: ")
+bad_scenario("zero Poisson interval", submitted({"pattern": "poisson", "mean_interval": "0s"}),
+             "/workload/submit/mean_interval: ")
+bad_scenario("eleven million jobs", submitted({"pattern": "all_at_once"}, jobs=11000000), "/workload/jobs: ")
+bad_scenario("events range upside down", submitted({"pattern": "all_at_once"}, events_per_job={"distribution": "uniform",
+             "min": 5, "max": 2}), "/workload/events_per_job/max: ", "no smaller than the minimum")
+bad_scenario("events drawn beyond the bound", submitted({"pattern": "all_at_once"}, jobs=1000, events_per_job={
+             "distribution": "empirical", "samples": [1, 1000000]}), "/workload/events_per_job: ", "events")
+trace_rows = write("trace_rows.csv", "submit_s,events\n0,1\n3,x\n")
+bad_scenario("trace with a bad row", submitted({"pattern": "trace", "file": trace_rows}), "",
+             file="trace_rows.csv: line 3, column \"events\": ")
+trace_negative = write("trace_negative.csv", "submit_s\n0\n-3\n")
+bad_scenario("trace with a negative time", submitted({"pattern": "trace", "file": trace_negative}), "from 0 to 1e8",
+             file="trace_negative.csv: line 3, column \"submit_s\": ")
+trace_short = write("trace_short.csv", "submit_s\n0\n1\n")
+bad_scenario("more jobs than the trace", submitted({"pattern": "trace", "file": trace_short}, jobs=3), "/workload/jobs: ",
+             "at most the 2 jobs")
+condor_trace = write("trace_condor.json", json.dumps([{"ClusterId": 1, "QDate": 1700000000}, {"ClusterId": 2}]))
+bad_scenario("condor trace without QDate", submitted({"pattern": "trace", "file": condor_trace}), "QDate",
+             file="trace_condor.json: /1: ")
+bad_scenario("trace_from_dev_zero", submitted({"pattern": "trace", "file": "/dev/zero"}), "512 MiB", file="/dev/zero: ")
+bad_scenario("trace that is a directory", submitted({"pattern": "trace", "file": WORK}), "is a directory", file=WORK)
+# A trace of 1,000 jobs on 8 cores runs, and says so in jobs.csv: every job done, in the trace's order.
+trace_ok = write("trace_ok.csv", "submit_s,events\n" + "".join(f"{j * 0.01},{1 + j % 3}\n" for j in range(1000)))
+def whole_trace(s):
+    submitted({"pattern": "trace", "file": trace_ok})(s)
+    del s["workload"]["jobs"]
+rc, _, err = run(["run", scenario("trace_run", whole_trace), "--quiet",
+                  "--output", os.path.join(WORK, "trace_run")])
+rows = list(csv.DictReader(open(os.path.join(WORK, "trace_run", "jobs.csv")))) if rc == 0 else []
+check("a 1,000-job trace runs", rc == 0 and len(rows) == 1000 and all(r["outcome"] == "done" for r in rows) and
+      [int(r["events"]) for r in rows[:4]] == [1, 2, 3, 1], f"exit {rc}, {len(rows)} rows: {err[:300]!r}")
+
 # ---- Scale ---------------------------------------------------------------------------------------
 def hundred_thousand_jobs(s):
     s["platform"]["worker_pools"][0].update({"nodes": 1000, "cores_per_node": 100})

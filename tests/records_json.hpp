@@ -14,6 +14,10 @@ NLOHMANN_JSON_SERIALIZE_ENUM(RejectReason, {{RejectReason::None, "none"},
                                             {RejectReason::BatchTooLarge, "batch_too_large"},
                                             {RejectReason::QueueFull, "queue_full"},
                                             {RejectReason::TimedOut, "timed_out"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(JobOutcome, {{JobOutcome::Queued, "queued"},
+                                          {JobOutcome::Running, "running"},
+                                          {JobOutcome::Done, "done"}})
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(JobRecord, job, submit_s, start_s, end_s, node, events, outcome)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonDuration, count, ns)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonBatchStats, compute_input, compute_infer, compute_output)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonPromSeries, request_success, inference_count, exec_count, request_duration_us,
@@ -34,6 +38,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkRecord, name, bandwidth_Bps, bytes, share
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_quantile, warmup_s, end_s, server_names, model_names,
                                    module_names, events, requests, batches, gpus, links, requests_sent,
                                    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
-                                   batch_units_executed, events_incomplete, triton)
+                                   batch_units_executed, events_incomplete, triton, batch_system, jobs,
+                                   worker_names, worker_cores)
 
 }  // namespace sonicsim

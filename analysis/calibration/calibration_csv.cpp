@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "analysis/csv_cells.hpp"
+#include "models/csv_cells.hpp"
 #include "models/input_file.hpp"
 #include "models/json_reader.hpp"
 

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <utility>
 
-#include "analysis/csv_cells.hpp"
+#include "models/csv_cells.hpp"
 #include "models/input_file.hpp"
 #include "models/json_reader.hpp"
 

@@ -1,4 +1,4 @@
-#include "analysis/csv_cells.hpp"
+#include "models/csv_cells.hpp"
 
 #include <charconv>
 #include <cmath>

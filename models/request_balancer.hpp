@@ -1,0 +1,50 @@
+#pragma once
+// Which server receives a request, among the servers that serve its model, under the scenario's
+// policy. Pure bookkeeping: the simulation tells it when a request is sent and answered.
+//   per_job      a job always talks to the same server (job index modulo the model's servers), like
+//                a job configured with one server address (CMSSW SonicTriton without a proxy);
+//   round_robin  successive requests of the model rotate over its servers (Envoy ROUND_ROBIN);
+//   random       a server drawn uniformly from the job's balancing stream (Envoy RANDOM);
+//   least_request Envoy LEAST_REQUEST with equal weights: two servers drawn with replacement, the
+//                one with fewer active requests wins, a tie keeps the first draw.
+// "Active" requests of a server are those sent to it and not yet answered, over all models and
+// jobs: the per-host rq_active counter that every Envoy worker thread reads.
+#include <cstdint>
+#include <vector>
+
+#include "models/rng.hpp"
+#include "models/scenario.hpp"
+
+namespace sonicsim {
+
+class RequestBalancer {
+ public:
+  // servers_for_model[m]: the servers (indices) that serve model m, in server order.
+  RequestBalancer(LoadBalancing policy, std::vector<std::vector<int>> servers_for_model, int servers);
+
+  bool serves(int model) const { return !servers_for_model_[static_cast<std::size_t>(model)].empty(); }
+
+  // Whether the policy draws random numbers: then pick() needs the job's balancing stream.
+  bool draws() const { return policy_ == LoadBalancing::Random || policy_ == LoadBalancing::LeastRequest; }
+
+  // The server for a request of `model` sent by `job`; `rng` is the job's balancing stream (may be
+  // null when the policy does not draw). The request counts as active there until answered().
+  int pick(int model, int job, Rng* rng);
+  void answered(int server) { --active_[static_cast<std::size_t>(server)]; }
+
+  std::int64_t active(int server) const { return active_[static_cast<std::size_t>(server)]; }
+
+ private:
+  LoadBalancing policy_;
+  std::vector<std::vector<int>> servers_for_model_;
+  std::vector<std::size_t> next_;  // round_robin: the model's next position
+  std::vector<std::int64_t> active_;
+};
+
+// The stream a job (or perf_analyzer load) draws its server choices from: apart from its own draws
+// of CPU times, so that changing the policy does not change the work the jobs do.
+inline std::uint64_t balancing_seed(std::uint64_t seed, int job) {
+  return mix_seed(seed, (std::uint64_t{1} << 61) + static_cast<std::uint64_t>(job));
+}
+
+}  // namespace sonicsim
