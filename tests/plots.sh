@@ -29,6 +29,23 @@ if "$plot" run "$work/run" --out-dir "$work/plots" > /dev/null; then
   done
 else fail "run plots failed"; fi
 
+# The waves of scenarios/cms-t2-waves.json (first 100 jobs): least_request loads the 4 GPUs evenly
+# in every 300 s bin, per_job less so; the plot has a panel per run.
+for lb in least_request per_job; do
+  "$sonicsim" run "$repo/scenarios/cms-t2-waves.json" --quiet --set /workload/jobs=100 \
+    --set "/platform/load_balancing=\"$lb\"" --output "$work/waves-$lb"
+done
+out=$("$plot" gpus "$work/waves-least_request" "$work/waves-per_job" --labels least_request,per_job --out "$work/gpus.png" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && is_png "$work/gpus.png" && python3 - "$out" <<'PY'
+import re, sys
+cv = {m[0]: (float(m[1]), float(m[2])) for m in re.findall(r"(\w+): 4 GPUs; CV of whole-run busy time ([\d.]+); CV per 300 s bin ([\d.]+) mean", sys.argv[1])}
+print(cv)
+even = cv["least_request"][0] < 0.05 and cv["least_request"][1] < 0.02
+sys.exit(0 if even and cv["per_job"][1] > 2 * cv["least_request"][1] else 1)
+PY
+then pass; else fail "per-GPU plot: $rc $out"; fi
+
 out=$("$plot" sweep "$work/nowhere.csv" --x /workload/jobs --out "$work/x.png" 2>&1); rc=$?
 if [ $rc -ne 0 ] && [[ "$out" == *"nowhere.csv"* ]]; then pass; else fail "missing file: $rc $out"; fi
 

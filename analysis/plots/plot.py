@@ -7,6 +7,10 @@
   plot.py run OUTPUT_DIR --out-dir PLOTS
       from a `sonicsim run --output OUTPUT_DIR`: event-time histogram (events.csv), GPU utilisation
       over time (batches.csv) and the site uplink's utilisation over time (requests.csv).
+  plot.py gpus OUTPUT_DIR [OUTPUT_DIR...] [--labels A,B] [--bin 300] --out gpus.png
+      per-GPU utilisation over time (batches.csv), one panel per run, and for each run how evenly
+      the GPUs are loaded: the coefficient of variation across GPUs of their whole-run busy time,
+      and its mean and maximum over the time bins in which the GPUs are at least 2% busy.
 """
 import argparse
 import csv
@@ -159,6 +163,61 @@ def run_plots(args):
         print(w)
 
 
+def per_gpu_busy(output_dir, bin_s):
+    """{(server, gpu): [busy seconds per bin]} from batches.csv, and the run's length."""
+    summary_path = os.path.join(output_dir, "summary.json")
+    try:
+        end = json.load(open(summary_path))["simulated_time_s"]
+    except (OSError, json.JSONDecodeError, KeyError) as e:
+        fail(f"{summary_path}: {e}")
+    path = os.path.join(output_dir, "batches.csv")
+    bins = max(1, math.ceil(end / bin_s))
+    busy = {}
+    for line, r in enumerate(read_csv(path, ["server", "gpu", "start_s", "end_s"]), start=2):
+        t0, t1 = number(path, line, "start_s", r["start_s"]), number(path, line, "end_s", r["end_s"])
+        series = busy.setdefault((r["server"], r["gpu"]), [0.0] * bins)
+        while t0 < t1:  # kernels of one GPU's instances may overlap: utilisation is capped at 1 below
+            b = min(bins - 1, int(t0 // bin_s))
+            stop = t1 if b == bins - 1 else min(t1, (b + 1) * bin_s)
+            series[b] += stop - t0
+            t0 = stop
+    if not busy:
+        fail(f"{path}: no batches (is \"batches\" in the scenario's simulation.outputs?)")
+    return busy, end
+
+
+def coefficient_of_variation(values):
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) / mean if mean > 0 else 0.0
+
+
+def gpus_plot(args):
+    labels = args.labels.split(",") if args.labels else [os.path.basename(os.path.normpath(d)) for d in args.output_dirs]
+    if len(labels) != len(args.output_dirs):
+        fail(f"--labels names {len(labels)} runs, {len(args.output_dirs)} given")
+    fig, axes = plt.subplots(len(args.output_dirs), 1, figsize=(8, 3 * len(args.output_dirs)), sharex=True, squeeze=False)
+    for ax, directory, label in zip(axes[:, 0], args.output_dirs, labels):
+        busy, end = per_gpu_busy(directory, args.bin)
+        bins = len(next(iter(busy.values())))
+        centres = [(b + 0.5) * args.bin for b in range(bins)]
+        for (server, gpu), series in sorted(busy.items()):
+            ax.plot(centres, [min(1.0, x / args.bin) for x in series], label=f"{server}/{gpu}", linewidth=1)
+        whole = coefficient_of_variation([sum(series) for series in busy.values()])
+        loaded = [coefficient_of_variation([series[b] for series in busy.values()]) for b in range(bins)
+                  if sum(series[b] for series in busy.values()) / (len(busy) * args.bin) >= 0.02]
+        per_bin = f"{sum(loaded) / len(loaded):.4f} mean, {max(loaded):.4f} max" if loaded else "no loaded bin"
+        print(f"{label}: {len(busy)} GPUs; CV of whole-run busy time {whole:.4f}; CV per {args.bin:g} s bin {per_bin}")
+        ax.set_ylabel("GPU utilisation")
+        ax.set_title(f"{label}: busy-time CV {whole:.3f} over the run, {per_bin} per {args.bin:g} s")
+        ax.set_ylim(bottom=0)
+        if len(busy) <= 8:
+            ax.legend(fontsize="small", loc="upper right")
+    axes[-1, 0].set_xlabel("simulated time (s)")
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=120)
+    print(args.out)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -171,8 +230,15 @@ def main():
     r.add_argument("output_dir")
     r.add_argument("--out-dir", required=True)
     r.add_argument("--bins", type=int, default=100)
+    g = sub.add_parser("gpus", help="per-GPU utilisation over time of one or more runs, and how even it is")
+    g.add_argument("output_dirs", nargs="+")
+    g.add_argument("--labels", help="comma-separated names of the runs (default: their directory names)")
+    g.add_argument("--bin", type=float, default=300, help="time bin in simulated seconds (default 300)")
+    g.add_argument("--out", required=True)
     args = parser.parse_args()
-    sweep_plot(args) if args.command == "sweep" else run_plots(args)
+    if args.command == "gpus" and not args.bin > 0:
+        fail("--bin: expected a positive number of seconds")
+    {"sweep": sweep_plot, "run": run_plots, "gpus": gpus_plot}[args.command](args)
 
 
 if __name__ == "__main__":
