@@ -137,6 +137,20 @@ TEST_CASE("job traces: CSV with optional events, condor_history's QDate, sorted 
   CHECK(error(R"([{"ClusterId": 1}])", "h.json") == "h.json: /0: expected a \"QDate\" (the Unix time the job was submitted)");
 }
 
+TEST_CASE("the sample trace and the condor_history file that validate reads are traces") {
+  const std::string logs = std::string(SONICSIM_TEST_DATA_DIR) + "/logs/";
+  const auto csv = read_job_trace(logs + "job_trace.csv");
+  REQUIRE(csv.size() == 6);
+  CHECK(csv[1].submit_s == 0);
+  CHECK(!csv[1].events);
+  CHECK(csv[3].submit_s == 600.5);
+  CHECK(csv[3].events == 180);
+  const auto condor = read_job_trace(logs + "condor_history.json");
+  REQUIRE(condor.size() == 3);  // every job queued, the removed one too
+  CHECK(condor[0].submit_s == 0);
+  CHECK(condor[2].submit_s == 5);
+}
+
 TEST_CASE("S cores, jobs of duration D submitted at once: job k starts at floor(k / S) D") {
   const int cores = 3, jobs = 10;
   const double duration = 2;
