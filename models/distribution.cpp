@@ -4,17 +4,9 @@
 #include <numeric>
 #include <sstream>
 
+#include "models/overloaded.hpp"
+
 namespace sonicsim {
-namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;  // clang 14 does not deduce aggregate arguments by itself
-
-}  // namespace
 
 double sample(const Distribution& dist, Rng& rng) {
   return std::visit(

@@ -3,17 +3,14 @@
 #include <algorithm>
 #include <numeric>
 
+#include "models/overloaded.hpp"
+
 namespace sonicsim {
 namespace {
 
 // Far from the job indices that seed each job's own stream (mix_seed(seed, job)).
 constexpr std::uint64_t kSubmitStream = std::uint64_t{1} << 62;
 constexpr std::uint64_t kEventsStream = kSubmitStream + 1;
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
 
 // The submit patterns that are also start patterns (all_at_once, staggered, spread, waves).
 StartPattern as_start_pattern(const SubmitPattern& pattern) {

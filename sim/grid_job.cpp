@@ -16,8 +16,9 @@ GridJob::GridJob(int index, sg4::Host* host, double start_s, std::optional<int> 
       events_(events),
       context_(context),
       rng_(mix_seed(context.scenario.simulation.seed, static_cast<std::uint64_t>(index))),
-      balance_rng_(context.balancer.draws() ? std::optional<Rng>(balancing_seed(context.scenario.simulation.seed, index))
-                                            : std::nullopt),
+      balance_rng_(context.balancer.draws()
+                       ? std::make_shared<Rng>(balancing_seed(context.scenario.simulation.seed, index))
+                       : nullptr),
       inbox_(sg4::Mailbox::by_name("job-" + std::to_string(index))) {}
 
 void GridJob::operator()() {
@@ -89,7 +90,7 @@ void GridJob::run_requests(const InferenceModule& module, int module_index, int 
     rec.items = module.items_in_request(sent);
     rec.input_bytes = rec.items * model.input_bytes_per_item;
     rec.output_bytes = rec.items * model.output_bytes_per_item;
-    rec.server = context_.balancer.pick(module.model, index_, balance_rng_ ? &*balance_rng_ : nullptr);
+    rec.server = context_.balancer.pick(module.model, index_, balance_rng_.get());
     rec.sent_s = sg4::Engine::get_clock();
     r->client = host_;
     r->reply_to = inbox_;
