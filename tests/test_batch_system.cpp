@@ -166,7 +166,7 @@ TEST_CASE("S cores, jobs of duration D submitted at once: job k starts at floor(
   CHECK(r.end_s == doctest::Approx(std::ceil(double(jobs) / cores) * duration));
 }
 
-TEST_CASE("Poisson submissions into S cores: the mean queue wait is M/D/S's within 3%") {
+TEST_CASE("Poisson submissions into S cores: the mean queue wait is M/D/S's within 3%" * doctest::test_suite("large")) {
   // 100,000 jobs at 70% load on 4 cores: the sampling error of the mean wait is about 1% (from
   // repeated runs of an independent FCFS recursion), so 3% is a margin of about 3 sigma.
   const int cores = 4, jobs = 100000;
