@@ -36,13 +36,9 @@ double start_time(const StartPattern& pattern, int job, int jobs) {
 int draw_events(const EventCount& count, Rng& rng) {
   return std::visit(Overloaded{[](int fixed) { return fixed; },
                                [&rng](const UniformCount& u) {
-                                 const auto span = static_cast<double>(u.max) - u.min + 1;
-                                 return u.min + std::min(static_cast<int>(rng.uniform() * span), u.max - u.min);
+                                 return u.min + static_cast<int>(rng.below(static_cast<std::uint64_t>(u.max - u.min) + 1));
                                },
-                               [&rng](const EmpiricalCount& e) {
-                                 const auto n = e.samples.size();
-                                 return e.samples[std::min(static_cast<std::size_t>(rng.uniform() * n), n - 1)];
-                               }},
+                               [&rng](const EmpiricalCount& e) { return e.samples[rng.below(e.samples.size())]; }},
                     count);
 }
 

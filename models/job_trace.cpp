@@ -13,10 +13,9 @@ namespace {
 using TraceReader = io::CSVReader<2, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
                                   io::single_and_empty_line_comment<'#'>>;
 
-void check_count(std::size_t jobs, const std::string& path, const std::string& where) {
-  if (static_cast<std::int64_t>(jobs) > limits::kMaxSubmittedJobs)
-    throw InputError(path, where, "a trace of more than " + std::to_string(limits::kMaxSubmittedJobs) +
-                                      " jobs, the most sonicsim submits in one run");
+[[noreturn]] void too_many_jobs(const std::string& path, const std::string& where) {
+  throw InputError(path, where, "a trace of more than " + std::to_string(limits::kMaxSubmittedJobs) +
+                                    " jobs, the most sonicsim submits in one run");
 }
 
 std::vector<TracedJob> parse_csv_trace(const std::string& text, const std::string& path) {
@@ -29,7 +28,7 @@ std::vector<TracedJob> parse_csv_trace(const std::string& text, const std::strin
     char *submit = nullptr, *events = nullptr;
     while (reader.read_row(submit, events)) {
       const unsigned line = reader.get_file_line();
-      check_count(jobs.size() + 1, path, "line " + std::to_string(line));
+      if (static_cast<std::int64_t>(jobs.size()) >= limits::kMaxSubmittedJobs) too_many_jobs(path, "line " + std::to_string(line));
       TracedJob job;
       job.submit_s = number_cell(path, line, "submit_s", submit);
       if (!(job.submit_s >= 0 && job.submit_s <= limits::kMaxDurationS))
@@ -55,7 +54,7 @@ std::vector<TracedJob> parse_condor_trace(const std::string& text, const std::st
   const nlohmann::json document = parse_json_text(text, path);
   const JsonNode root(document, "", path);
   if (!document.is_array()) root.fail("expected an array of job ClassAds (condor_history -json)");
-  check_count(document.size(), path, "");
+  if (static_cast<std::int64_t>(document.size()) > limits::kMaxSubmittedJobs) too_many_jobs(path, "");
   std::vector<double> queued;
   for (const JsonNode& ad : root.elements()) {
     if (!ad.has("QDate")) ad.fail("expected a \"QDate\" (the Unix time the job was submitted)");

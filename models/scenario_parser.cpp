@@ -308,12 +308,12 @@ SubmitPattern parse_submit(const JsonNode& node, const std::string& scenario_fil
 }
 
 EventCount parse_event_count(const JsonNode& node) {
-  if (!node.raw().is_object()) return node.int_in(1, static_cast<int>(limits::kMaxEvents));
+  constexpr int kMost = static_cast<int>(limits::kMaxEvents);
+  if (!node.raw().is_object()) return node.int_in(1, kMost);
   const std::string kind = node.at("distribution").string();
   if (kind == "uniform") {
     node.allow_only({"distribution", "min", "max"});
-    UniformCount count{node.at("min").int_in(1, static_cast<int>(limits::kMaxEvents)),
-                       node.at("max").int_in(1, static_cast<int>(limits::kMaxEvents))};
+    UniformCount count{node.at("min").int_in(1, kMost), node.at("max").int_in(1, kMost)};
     if (count.max < count.min) node.at("max").fail("expected a maximum no smaller than the minimum");
     return count;
   }
@@ -321,7 +321,7 @@ EventCount parse_event_count(const JsonNode& node) {
     node.allow_only({"distribution", "samples"});
     EmpiricalCount count;
     for (const JsonNode& n : node.at("samples").non_empty_elements())
-      count.samples.push_back(n.int_in(1, static_cast<int>(limits::kMaxEvents)));
+      count.samples.push_back(n.int_in(1, kMost));
     return count;
   }
   node.at("distribution").fail("expected \"uniform\" or \"empirical\" (events per job), got \"" + kind + "\"");

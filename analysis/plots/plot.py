@@ -171,19 +171,15 @@ def per_gpu_busy(output_dir, bin_s):
     except (OSError, json.JSONDecodeError, KeyError) as e:
         fail(f"{summary_path}: {e}")
     path = os.path.join(output_dir, "batches.csv")
-    bins = max(1, math.ceil(end / bin_s))
-    busy = {}
+    kernels = {}
     for line, r in enumerate(read_csv(path, ["server", "gpu", "start_s", "end_s"]), start=2):
         t0, t1 = number(path, line, "start_s", r["start_s"]), number(path, line, "end_s", r["end_s"])
-        series = busy.setdefault((r["server"], r["gpu"]), [0.0] * bins)
-        while t0 < t1:  # kernels of one GPU's instances may overlap: utilisation is capped at 1 below
-            b = min(bins - 1, int(t0 // bin_s))
-            stop = t1 if b == bins - 1 else min(t1, (b + 1) * bin_s)
-            series[b] += stop - t0
-            t0 = stop
-    if not busy:
+        kernels.setdefault((r["server"], r["gpu"]), []).append((t0, t1, t1 - t0))
+    if not kernels:
         fail(f"{path}: no batches (is \"batches\" in the scenario's simulation.outputs?)")
-    return busy, end
+    bins = max(1, math.ceil(end / bin_s))
+    # Kernels of one GPU's instances may overlap: utilisation is capped at 1 where it is drawn.
+    return {gpu: binned(intervals, 0.0, bins * bin_s, bins)[1] for gpu, intervals in kernels.items()}, end
 
 
 def coefficient_of_variation(values):
@@ -236,7 +232,7 @@ def main():
     g.add_argument("--bin", type=float, default=300, help="time bin in simulated seconds (default 300)")
     g.add_argument("--out", required=True)
     args = parser.parse_args()
-    if args.command == "gpus" and not args.bin > 0:
+    if args.command == "gpus" and not (math.isfinite(args.bin) and args.bin > 0):
         fail("--bin: expected a positive number of seconds")
     {"sweep": sweep_plot, "run": run_plots, "gpus": gpus_plot}[args.command](args)
 
