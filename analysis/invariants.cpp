@@ -14,6 +14,8 @@ std::string request_path_violation(const RequestRecord& q) {
   const std::string id = "request " + std::to_string(q.id);
   if (q.status == RequestStatus::InFlight) return id + " is recorded as answered but has no outcome";
   if (q.received_s < q.sent_s) return id + " was answered before it was sent";
+  if ((q.status == RequestStatus::Failed) != (q.failure != FailureCause::None))
+    return id + " has a failure cause but did not fail, or failed without one";
   const double path[] = {q.sent_s, q.arrived_s, q.enqueued_s, q.exec_start_s, q.exec_end_s, q.responded_s, q.received_s};
   if (q.status == RequestStatus::Completed && !std::is_sorted(std::begin(path), std::end(path)))
     return id + "'s timestamps do not follow its path (sent, arrived, enqueued, executed, responded, received)";
@@ -33,11 +35,13 @@ std::string event_violation(const EventRecord& e) {
 }  // namespace
 
 std::string first_invariant_violation(const SimulationResults& r, bool duration_limited) {
-  if (r.requests_completed + r.requests_rejected + r.requests_in_flight_at_end != r.requests_sent ||
+  if (r.requests_completed + r.requests_rejected + r.requests_failed() + r.requests_in_flight_at_end !=
+          r.requests_sent ||
       r.requests_in_flight_at_end < 0)
     return "requests sent (" + std::to_string(r.requests_sent) + ") are not those completed (" +
            std::to_string(r.requests_completed) + "), rejected (" + std::to_string(r.requests_rejected) +
-           ") and in flight (" + std::to_string(r.requests_in_flight_at_end) + ")";
+           "), failed (" + std::to_string(r.requests_failed()) + ") and in flight (" +
+           std::to_string(r.requests_in_flight_at_end) + ")";
   if (!duration_limited && (r.requests_in_flight_at_end != 0 || r.events_incomplete != 0))
     return "a run that ends when its jobs do left " + std::to_string(r.requests_in_flight_at_end) +
            " requests unanswered and " + std::to_string(r.events_incomplete) + " events unfinished";
@@ -46,7 +50,7 @@ std::string first_invariant_violation(const SimulationResults& r, bool duration_
     if (const std::string v = event_violation(e); !v.empty()) return v;
     requests_in_events += e.requests;
   }
-  if (requests_in_events > r.requests_completed + r.requests_rejected)
+  if (requests_in_events > r.requests_completed + r.requests_rejected + r.requests_failed())
     return "events count " + std::to_string(requests_in_events) + " answered requests, more than were answered";
   for (const RequestRecord& q : r.requests)
     if (const std::string v = request_path_violation(q); !v.empty()) return v;

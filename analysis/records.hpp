@@ -8,7 +8,15 @@
 
 namespace sonicsim {
 
-enum class RequestStatus : std::uint8_t { Completed, Rejected, InFlight };
+enum class RequestStatus : std::uint8_t { Completed, Rejected, InFlight, Failed };
+
+// Why a request failed (the gRPC status its client saw).
+enum class FailureCause : std::uint8_t {
+  None,
+  Unavailable,       // UNAVAILABLE: its server failed, was down, or no ready server was left
+  DeadlineExceeded,  // DEADLINE_EXCEEDED: no answer within the client's timeout
+  Cancelled,         // CANCELLED: its job ended (failed) while the request was outstanding
+};
 
 // Why Triton refused a request (triton-batcher.md §7).
 enum class RejectReason : std::uint8_t {
@@ -48,6 +56,9 @@ struct RequestRecord {
   std::int64_t batch = -1;
   RequestStatus status = RequestStatus::InFlight;
   RejectReason reject_reason = RejectReason::None;
+  FailureCause failure = FailureCause::None;
+  int attempt = 1;       // 1: the first try; later tries of the same request are new records
+  bool retried = false;  // it failed and the client tried again
 };
 
 struct BatchRecord {
@@ -61,6 +72,8 @@ enum class JobOutcome : std::uint8_t {
   Queued,   // still waiting for a core when the run ended
   Running,  // still running when the run ended
   Done,     // ran all its events
+  Failed,   // ended by a failure, not submitted again
+  Resubmitted,  // ended by a failure; the batch system submitted it again (a later record)
 };
 
 // A job of a batch-system workload ("submit"), from submission to its end.
@@ -70,6 +83,7 @@ struct JobRecord {
   int node = -1;                                // index into SimulationResults::worker_names
   int events = 0;                               // events completed
   JobOutcome outcome = JobOutcome::Queued;
+  int attempt = 1;  // 1: the first submission; a resubmission is a new record
 };
 
 struct GpuRecord {
@@ -105,6 +119,19 @@ struct SimulationResults {
   std::vector<GpuRecord> gpus;
   std::vector<LinkRecord> links;
   std::vector<TritonModelStats> triton;  // one per (server, model it serves), in that order
+
+  // Failures: set when requests can fail (Scenario::requests_can_fail).
+  bool failures_possible = false;
+  std::int64_t requests_failed_unavailable = 0, requests_failed_deadline = 0, requests_failed_cancelled = 0;
+  std::int64_t requests_retried = 0, requests_failed_over = 0;
+  std::int64_t events_fallen_back = 0;  // events whose module ran on the CPU after a failure
+  std::int64_t jobs_failed = 0;         // job runs ended by a failure (static farm and batch system)
+  std::int64_t events_lost = 0;         // events completed by job runs that then failed
+  double cpu_lost_s = 0;                // core seconds of job runs that failed
+  std::int64_t server_failures = 0, server_restarts = 0;
+  std::int64_t requests_failed() const {
+    return requests_failed_unavailable + requests_failed_deadline + requests_failed_cancelled;
+  }
 
   std::int64_t requests_sent = 0, requests_completed = 0, requests_rejected = 0;
   std::int64_t requests_in_flight_at_end = 0;

@@ -16,6 +16,17 @@ const char* status_name(RequestStatus s) {
     case RequestStatus::Completed: return "completed";
     case RequestStatus::Rejected: return "rejected";
     case RequestStatus::InFlight: return "in_flight";
+    case RequestStatus::Failed: return "failed";
+  }
+  return "?";
+}
+
+const char* failure_name(FailureCause c) {
+  switch (c) {
+    case FailureCause::None: return "";
+    case FailureCause::Unavailable: return "unavailable";
+    case FailureCause::DeadlineExceeded: return "deadline_exceeded";
+    case FailureCause::Cancelled: return "cancelled";
   }
   return "?";
 }
@@ -25,25 +36,32 @@ const char* outcome_name(JobOutcome o) {
     case JobOutcome::Queued: return "queued";
     case JobOutcome::Running: return "running";
     case JobOutcome::Done: return "done";
+    case JobOutcome::Failed: return "failed";
+    case JobOutcome::Resubmitted: return "resubmitted";
   }
   return "?";
 }
 
 }  // namespace
 
+// One row per run of a job: a resubmitted job has a row for each submission. A failed run's events
+// and core time are lost (cpu_lost_s); a run that did not fail loses nothing.
 void write_jobs_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
-  f.write("job,submit_s,start_s,end_s,queue_wait_s,node,events,outcome\n");
+  f.write("job,run,submit_s,start_s,end_s,queue_wait_s,node,events,outcome,cpu_lost_s\n");
   for (const JobRecord& j : r.jobs) {
-    f.printf("%d,%.6f,", j.job, j.submit_s);
+    f.printf("%d,%d,%.6f,", j.job, j.attempt, j.submit_s);
+    const bool ended = j.outcome == JobOutcome::Done || j.outcome == JobOutcome::Failed ||
+                       j.outcome == JobOutcome::Resubmitted;
     if (j.outcome == JobOutcome::Queued) {
       f.write(",,,,");
     } else {
       f.printf("%.6f,", j.start_s);
-      if (j.outcome == JobOutcome::Done) f.printf("%.6f", j.end_s);
+      if (ended) f.printf("%.6f", j.end_s);
       f.printf(",%.6f,%s", j.start_s - j.submit_s, csv_field(r.worker_names[static_cast<std::size_t>(j.node)]).c_str());
     }
-    f.printf(",%d,%s\n", j.events, outcome_name(j.outcome));
+    const bool lost = j.outcome == JobOutcome::Failed || j.outcome == JobOutcome::Resubmitted;
+    f.printf(",%d,%s,%.6f\n", j.events, outcome_name(j.outcome), lost ? j.end_s - j.start_s : 0.0);
   }
   f.close();
 }
@@ -59,19 +77,29 @@ void write_events_csv(const std::string& path, const SimulationResults& r) {
   f.close();
 }
 
+// Where requests can fail, three more columns: the attempt, the failure's cause, and whether the
+// client tried again (1) after this attempt.
 void write_requests_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
   f.write("request,job,event,module,model,server,items,input_bytes,output_bytes,sent_s,arrived_s,enqueued_s,"
-          "exec_start_s,exec_end_s,responded_s,received_s,batch,status\n");
+          "exec_start_s,exec_end_s,responded_s,received_s,batch,status");
+  f.write(r.failures_possible ? ",attempt,failure,retried\n" : "\n");
   std::vector<std::string> modules, models, servers;  // names as CSV fields
   for (const auto& name : r.module_names) modules.push_back(csv_field(name));
   for (const auto& name : r.model_names) models.push_back(csv_field(name));
   for (const auto& name : r.server_names) servers.push_back(csv_field(name));
-  for (const RequestRecord& q : r.requests)
-    f.printf("%lld,%d,%d,%s,%s,%s,%d,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%s\n", static_cast<long long>(q.id),
-             q.job, q.event, modules[q.module].c_str(), models[q.model].c_str(), servers[q.server].c_str(), q.items,
-             q.input_bytes, q.output_bytes, q.sent_s, q.arrived_s, q.enqueued_s, q.exec_start_s, q.exec_end_s,
-             q.responded_s, q.received_s, static_cast<long long>(q.batch), status_name(q.status));
+  const std::string no_server;  // a request that failed before reaching any server
+  for (const RequestRecord& q : r.requests) {
+    f.printf("%lld,%d,%d,%s,%s,%s,%d,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%s", static_cast<long long>(q.id),
+             q.job, q.event, modules[q.module].c_str(), models[q.model].c_str(),
+             (q.server >= 0 ? servers[q.server] : no_server).c_str(), q.items, q.input_bytes, q.output_bytes, q.sent_s,
+             q.arrived_s, q.enqueued_s, q.exec_start_s, q.exec_end_s, q.responded_s, q.received_s,
+             static_cast<long long>(q.batch), status_name(q.status));
+    if (r.failures_possible)
+      f.printf(",%d,%s,%d\n", q.attempt, failure_name(q.failure), q.retried ? 1 : 0);
+    else
+      f.write("\n");
+  }
   f.close();
 }
 

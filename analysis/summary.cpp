@@ -22,8 +22,10 @@ JobsSummary summarize_jobs(const SimulationResults& r) {
     }
     ++s.started;
     waits.push_back(j.start_s - j.submit_s);
-    if (j.outcome == JobOutcome::Done) {
-      ++s.done;
+    if (j.outcome != JobOutcome::Running) {
+      if (j.outcome == JobOutcome::Done) ++s.done;
+      if (j.outcome == JobOutcome::Failed) ++s.failed;
+      if (j.outcome == JobOutcome::Resubmitted) ++s.resubmitted;
       core_seconds += j.end_s - j.start_s;
     } else {
       ++s.running_at_end;
@@ -42,8 +44,22 @@ nlohmann::json jobs_json(const JobsSummary& s) {
           {"done", s.done},
           {"running_at_end", s.running_at_end},
           {"queued_at_end", s.queued_at_end},
+          {"failed", s.failed},
+          {"resubmitted", s.resubmitted},
           {"queue_wait_s", {{"mean", w.mean}, {"p50", w.p50}, {"p90", w.p90}, {"p99", w.p99}, {"max", w.max}}},
           {"slot_occupancy", s.slot_occupancy}};
+}
+
+nlohmann::json failures_json(const FailureSummary& f) {
+  return {{"servers_failed", f.server_failures},
+          {"servers_restarted", f.server_restarts},
+          {"requests_failed", {{"unavailable", f.unavailable}, {"deadline_exceeded", f.deadline_exceeded}, {"cancelled", f.cancelled}}},
+          {"requests_retried", f.retried},
+          {"requests_failed_over", f.failed_over},
+          {"events_on_cpu_after_failure", f.events_on_cpu},
+          {"jobs_failed", f.jobs_failed},
+          {"events_lost", f.events_lost},
+          {"cpu_lost_s", f.cpu_lost_s}};
 }
 
 }  // namespace
@@ -113,6 +129,11 @@ Summary summarize(const SimulationResults& r) {
   s.batches = r.batches_executed;
   s.mean_batch_items = r.batches_executed ? static_cast<double>(r.batch_units_executed) / r.batches_executed : 0;
   if (r.batch_system) s.jobs = summarize_jobs(r);
+  if (r.failures_possible)
+    s.failures = FailureSummary{r.server_failures, r.server_restarts, r.requests_failed_unavailable,
+                                r.requests_failed_deadline, r.requests_failed_cancelled, r.requests_retried,
+                                r.requests_failed_over, r.events_fallen_back, r.jobs_failed, r.events_lost,
+                                r.cpu_lost_s};
   return s;
 }
 
@@ -160,6 +181,11 @@ nlohmann::json summary_to_json(const Summary& s) {
       {"triton", triton_statistics_json(s)},
   };
   if (s.jobs) document["jobs"] = jobs_json(*s.jobs);
+  if (s.failures) {
+    const FailureSummary& f = *s.failures;
+    document["requests"]["failed"] = f.unavailable + f.deadline_exceeded + f.cancelled;
+    document["failures"] = failures_json(f);
+  }
   return document;
 }
 
@@ -192,6 +218,19 @@ std::string format_summary(const Summary& s) {
   add("requests    %lld sent, %lld completed, %lld rejected, %lld in flight at the end\n",
       static_cast<long long>(s.requests_sent), static_cast<long long>(s.requests_completed),
       static_cast<long long>(s.requests_rejected), static_cast<long long>(s.requests_in_flight));
+  if (s.failures) {
+    const FailureSummary& f = *s.failures;
+    add("failures    %lld requests failed (%lld unavailable, %lld past the deadline, %lld cancelled), %lld retried, "
+        "%lld failed over\n",
+        static_cast<long long>(f.unavailable + f.deadline_exceeded + f.cancelled), static_cast<long long>(f.unavailable),
+        static_cast<long long>(f.deadline_exceeded), static_cast<long long>(f.cancelled),
+        static_cast<long long>(f.retried), static_cast<long long>(f.failed_over));
+    add("            %lld server failures, %lld restarts; %lld events fell back to the CPU; %lld job runs failed, "
+        "losing %lld events and %.1f core-hours\n",
+        static_cast<long long>(f.server_failures), static_cast<long long>(f.server_restarts),
+        static_cast<long long>(f.events_on_cpu), static_cast<long long>(f.jobs_failed),
+        static_cast<long long>(f.events_lost), f.cpu_lost_s / 3600);
+  }
   if (s.batches) add("batches     %lld executed, %.1f items on average\n", static_cast<long long>(s.batches), s.mean_batch_items);
   if (s.jobs) {
     const JobsSummary& j = *s.jobs;

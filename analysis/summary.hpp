@@ -32,9 +32,21 @@ struct LinkUtilization {
 
 // Batch-system workloads: how jobs waited for and used the worker cores.
 struct JobsSummary {
+  // Runs: a resubmitted job counts once per submission.
   std::int64_t submitted = 0, started = 0, done = 0, running_at_end = 0, queued_at_end = 0;
+  std::int64_t failed = 0, resubmitted = 0;  // runs ended by a failure: for good, or submitted again
   stats::Description queue_wait_s;  // submit to start, over started jobs
   double slot_occupancy = 0;        // core-seconds used by jobs / (worker cores x simulated time)
+};
+
+// Where requests can fail: what failed, and what it cost.
+struct FailureSummary {
+  std::int64_t server_failures = 0, server_restarts = 0;
+  std::int64_t unavailable = 0, deadline_exceeded = 0, cancelled = 0;  // failed requests by cause
+  std::int64_t retried = 0, failed_over = 0;  // failed attempts followed by another try
+  std::int64_t events_on_cpu = 0;              // events whose module fell back to the CPU after a failure
+  std::int64_t jobs_failed = 0, events_lost = 0;
+  double cpu_lost_s = 0;  // core seconds of the failed job runs
 };
 
 struct Summary {
@@ -57,6 +69,7 @@ struct Summary {
   std::vector<std::string> server_names, model_names;
   std::vector<TritonModelStats> triton;  // whole run, like Triton's counters since model load
   std::optional<JobsSummary> jobs;       // batch-system workloads only
+  std::optional<FailureSummary> failures;
 };
 
 Summary summarize(const SimulationResults& results);

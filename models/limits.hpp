@@ -31,6 +31,10 @@ inline constexpr int kMaxFrontendThreads = 1'024;
 inline constexpr int kMaxBatchSize = 1 << 24;        // max_batch_size: units of two batches still fit an int
 inline constexpr int kMaxPriorityLevels = 1'000;     // the scheduler keeps a queue per level
 inline constexpr int kMaxInFlight = 1'000'000;       // requests outstanding per job
+inline constexpr int kMaxAllowedTries = 1'000;       // a client's attempts per request on one server
+inline constexpr int kMaxResubmit = 1'000;           // submissions of a failed job
+inline constexpr int kMaxFailureTimes = 100'000;     // listed failure times of a server group
+inline constexpr std::int64_t kMaxServerFailures = 1'000'000;  // server failures a run may simulate
 inline constexpr std::int64_t kMaxRequestsInFlight = 2'000'000;  // over all jobs (about 1 KB each)
 
 // Work. A run keeps every event in memory (about 100 bytes each) for its statistics, and every

@@ -44,6 +44,14 @@ struct FrontendSpec {
   double response_s(double bytes) const { return per_response_s + (output_rate_Bps > 0 ? bytes / output_rate_Bps : 0); }
 };
 
+// When the servers of a group fail and come back. A failing server loses its queue and the batches
+// it is running; it answers nothing until it restarts, empty, after its repair time.
+struct ServerFailures {
+  std::vector<double> at_s;                  // every server of the group fails at these times (if up)
+  std::optional<Distribution> time_between;  // or: up time before each failure, drawn per server
+  std::optional<Distribution> repair;        // down time before the restart; unset: never comes back
+};
+
 struct ServerGroup {
   std::string name;
   int count = 1;
@@ -52,6 +60,17 @@ struct ServerGroup {
   LinkSpec nic;
   std::vector<std::string> models;  // the models this group serves
   std::optional<FrontendSpec> frontend;  // absent: requests reach the scheduler the moment they arrive
+  std::optional<ServerFailures> failures;
+};
+
+// An Envoy proxy in the data centre between the jobs and the servers: every request and response
+// crosses its NIC, and each request costs it CPU time. Defaults are Envoy's (supersonic-deployment.md §2.3).
+struct ProxySpec {
+  LinkSpec nic;
+  int threads = 1;              // Envoy worker threads (--concurrency); SuperSONIC requests 1 CPU
+  double per_request_s = 0;     // CPU time to route one request (and relay its response)
+  double dns_refresh_s = 5;     // STRICT_DNS dns_refresh_rate: when membership changes reach the proxy
+  double connect_timeout_s = 5; // cluster connect_timeout: how long a request to a dead server waits
 };
 
 enum class LoadBalancing { PerJob, RoundRobin, Random, LeastRequest };
@@ -63,6 +82,7 @@ struct Platform {
   std::optional<LinkSpec> wan;  // absent: servers sit on the site network
   std::vector<ServerGroup> servers;
   LoadBalancing load_balancing = LoadBalancing::PerJob;
+  std::optional<ProxySpec> proxy;  // absent: jobs talk to the servers directly
 };
 
 struct ModelSpec {
@@ -90,6 +110,12 @@ struct CpuModule {
   Distribution time;
 };
 
+// After the last allowed try fails: the job ends as failed (CMSSW today), the module runs on the
+// worker's CPU (cpu_fallback) for this event or for the rest of the job, or the request is tried on
+// another ready server (proposed for CMSSW).
+enum class OnFailure { FailJob, Fallback, Failover };
+enum class FallbackScope { Event, Job };
+
 struct InferenceModule {
   std::string name;
   int model = -1;  // index into Scenario::models
@@ -100,6 +126,11 @@ struct InferenceModule {
   std::optional<Distribution> cpu_fallback;  // time on the CPU when no server serves the model
   int priority = 0;       // Triton request priority; 0 = the model's default level
   double timeout_s = 0;   // Triton request "timeout" parameter; 0 = none
+  // What the client does when a request fails (CMSSW SonicTriton; supersonic-deployment.md §5.1).
+  int allowed_tries = 1;                   // attempts on the same server, retried at once
+  std::optional<double> client_timeout_s;  // the client's deadline for an answer (gRPC DEADLINE_EXCEEDED)
+  OnFailure on_failure = OnFailure::FailJob;
+  FallbackScope fallback_scope = FallbackScope::Event;
 
   std::int64_t requests_per_event() const {
     return (static_cast<std::int64_t>(items_per_event) + items_per_request - 1) / items_per_request;
@@ -158,6 +189,7 @@ struct Workload {
   double warmup_s = 0;  // events starting before this are left out of the statistics
   StartPattern start = StartAllAtOnce{};
   std::optional<SubmitPattern> submit;  // set: jobs come from a batch system, and `start` is unused
+  int resubmit = 0;  // batch system: how many times a failed job is submitted again
   std::vector<Module> modules;
 };
 
@@ -211,6 +243,14 @@ struct Scenario {
     for (std::size_t i = 0; i < models.size(); ++i)
       if (models[i].name == model_name) return static_cast<int>(i);
     return -1;
+  }
+  // Whether requests can fail (servers that fail, or a client deadline): the outputs then say how.
+  bool requests_can_fail() const {
+    for (const ServerGroup& g : platform.servers)
+      if (g.failures) return true;
+    for (const Module& m : workload.modules)
+      if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->client_timeout_s) return true;
+    return false;
   }
   std::int64_t total_worker_cores() const {
     std::int64_t cores = 0;

@@ -141,8 +141,46 @@ WorkerPool parse_worker_pool(const JsonNode& node) {
   return pool;
 }
 
+ServerFailures parse_failures(const JsonNode& node) {
+  node.allow_only({"at", "time_between", "repair"});
+  ServerFailures failures;
+  const auto at = node.find("at");
+  const auto between = node.find("time_between");
+  if (at.has_value() == between.has_value())
+    node.fail("expected exactly one of \"at\" (failure times) and \"time_between\" (up time before each failure)");
+  if (at) {
+    const auto times = at->non_empty_elements();
+    if (times.size() > static_cast<std::size_t>(limits::kMaxFailureTimes))
+      at->fail("expected at most " + std::to_string(limits::kMaxFailureTimes) + " failure times");
+    for (const JsonNode& t : times) {
+      failures.at_s.push_back(t.duration_s());
+      if (failures.at_s.size() > 1 && failures.at_s.back() <= failures.at_s[failures.at_s.size() - 2])
+        t.fail("expected failure times in strictly increasing order");
+    }
+  }
+  if (between) {
+    failures.time_between = parse_distribution(*between);
+    if (!(mean(*failures.time_between) > 0)) between->fail("expected a positive mean time between failures");
+    if (!node.has("repair"))
+      node.fail("expected a \"repair\" time with \"time_between\" (servers that never come back fail once: use \"at\")");
+  }
+  if (auto repair = node.find("repair")) failures.repair = parse_distribution(*repair);
+  return failures;
+}
+
+ProxySpec parse_proxy(const JsonNode& node) {
+  node.allow_only({"nic", "threads", "per_request", "dns_refresh", "connect_timeout"});
+  ProxySpec proxy;
+  proxy.nic = parse_link(node.at("nic"));
+  if (auto t = node.find("threads")) proxy.threads = t->int_in(1, limits::kMaxFrontendThreads);
+  if (auto d = node.find("per_request")) proxy.per_request_s = d->duration_s();
+  if (auto d = node.find("dns_refresh")) proxy.dns_refresh_s = d->positive_duration_s();
+  if (auto d = node.find("connect_timeout")) proxy.connect_timeout_s = d->duration_s();
+  return proxy;
+}
+
 ServerGroup parse_server_group(const JsonNode& node) {
-  node.allow_only({"name", "count", "gpus_per_server", "gpu", "nic", "models", "frontend"});
+  node.allow_only({"name", "count", "gpus_per_server", "gpu", "nic", "models", "frontend", "failures"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
@@ -164,11 +202,12 @@ ServerGroup parse_server_group(const JsonNode& node) {
     if (auto b = f->find("output_bandwidth")) frontend.output_rate_Bps = b->bandwidth_Bps();
     group.frontend = frontend;
   }
+  if (auto f = node.find("failures")) group.failures = parse_failures(*f);
   return group;
 }
 
 Platform parse_platform(const JsonNode& node) {
-  node.allow_only({"worker_pools", "placement", "site_uplink", "wan", "servers", "load_balancing"});
+  node.allow_only({"worker_pools", "placement", "site_uplink", "wan", "servers", "load_balancing", "proxy"});
   Platform platform;
   std::set<std::string> names;  // pools and groups share one namespace: their hosts' names
   for (const JsonNode& p : node.at("worker_pools").non_empty_elements()) {
@@ -211,6 +250,13 @@ Platform parse_platform(const JsonNode& node) {
     else
       lb->fail("expected \"per_job\", \"round_robin\", \"random\" or \"least_request\", got \"" + p + "\"");
   }
+  if (auto proxy = node.find("proxy")) {
+    platform.proxy = parse_proxy(*proxy);
+    // A job configured with one server address does not go through a proxy.
+    if (platform.load_balancing == LoadBalancing::PerJob)
+      proxy->fail("a proxy balances requests: expected /platform/load_balancing \"round_robin\", \"random\" or "
+                  "\"least_request\" with it");
+  }
   return platform;
 }
 
@@ -246,7 +292,8 @@ Module parse_module(const JsonNode& node, const Scenario& scenario) {
   }
   if (type == "inference") {
     node.allow_only({"type", "name", "model", "items_per_event", "items_per_request", "preprocess", "in_flight",
-                     "cpu_fallback", "priority", "timeout"});
+                     "cpu_fallback", "priority", "timeout", "allowed_tries", "client_timeout", "on_failure",
+                     "fallback_scope"});
     InferenceModule m;
     m.name = node.at("name").name();
     const JsonNode model = node.at("model");
@@ -259,6 +306,32 @@ Module parse_module(const JsonNode& node, const Scenario& scenario) {
     if (auto fallback = node.find("cpu_fallback")) m.cpu_fallback = parse_distribution(*fallback);
     if (auto priority = node.find("priority")) m.priority = priority->int_at_least(0);
     if (auto timeout = node.find("timeout")) m.timeout_s = timeout->duration_s();
+    // SonicClientBase: allowedTries 0 and 1 both make one attempt.
+    if (auto tries = node.find("allowed_tries")) m.allowed_tries = std::max(1, tries->int_in(0, limits::kMaxAllowedTries));
+    if (auto timeout = node.find("client_timeout")) m.client_timeout_s = timeout->positive_duration_s();
+    if (auto on_failure = node.find("on_failure")) {
+      const std::string action = on_failure->string();
+      if (action == "fail_job")
+        m.on_failure = OnFailure::FailJob;
+      else if (action == "fallback")
+        m.on_failure = OnFailure::Fallback;
+      else if (action == "failover")
+        m.on_failure = OnFailure::Failover;
+      else
+        on_failure->fail("expected \"fail_job\", \"fallback\" or \"failover\", got \"" + action + "\"");
+      if (m.on_failure == OnFailure::Fallback && !m.cpu_fallback)
+        node.fail("\"on_failure\": \"fallback\" runs the module on the CPU: expected a \"cpu_fallback\" time");
+    }
+    if (auto scope = node.find("fallback_scope")) {
+      const std::string s = scope->string();
+      if (s == "event")
+        m.fallback_scope = FallbackScope::Event;
+      else if (s == "job")
+        m.fallback_scope = FallbackScope::Job;
+      else
+        scope->fail("expected \"event\" or \"job\", got \"" + s + "\"");
+      if (m.on_failure != OnFailure::Fallback) scope->fail("expected only with \"on_failure\": \"fallback\"");
+    }
     return m;
   }
   node.at("type").fail("expected \"cpu\" or \"inference\", got \"" + type + "\"");
@@ -328,7 +401,7 @@ EventCount parse_event_count(const JsonNode& node) {
 }
 
 Workload parse_workload(const JsonNode& node, const Scenario& scenario) {
-  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "modules"});
+  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "resubmit", "modules"});
   Workload w;
   const auto start = node.find("start");
   const auto submit = node.find("submit");
@@ -352,6 +425,10 @@ Workload parse_workload(const JsonNode& node, const Scenario& scenario) {
     node.fail("expected exactly one of \"events_per_job\" and \"duration\"");
   if (events) w.events_per_job = parse_event_count(*events);
   if (duration) w.duration_s = duration->positive_duration_s();
+  if (auto resubmit = node.find("resubmit")) {
+    if (!w.submit) resubmit->fail("expected only with \"submit\": a batch system resubmits failed jobs");
+    w.resubmit = resubmit->int_in(0, limits::kMaxResubmit);
+  }
   if (auto warmup = node.find("warmup")) w.warmup_s = warmup->duration_s();
   if (w.duration_s && w.warmup_s >= *w.duration_s) node.at("warmup").fail("expected a warm-up shorter than the duration");
   for (const JsonNode& m : node.at("modules").non_empty_elements()) w.modules.push_back(parse_module(m, scenario));
@@ -431,6 +508,11 @@ void check_consistency(const JsonNode& root, Scenario& s) {
   if (s.perf_analyzer) {
     const std::string& model = s.models[s.perf_analyzer->model].name;
     if (!is_served(s, model)) root.at("perf_analyzer").at("model").fail("model \"" + model + "\" is served by no server group");
+    // perf_analyzer's clients stop at the first error; sonicsim models them on a farm that does not fail.
+    if (s.platform.proxy) root.at("platform").at("proxy").fail("a proxy is for grid jobs: perf_analyzer talks to the servers");
+    for (std::size_t g = 0; g < s.platform.servers.size(); ++g)
+      if (s.platform.servers[g].failures)
+        servers.elements()[g].at("failures").fail("server failures are for grid jobs: perf_analyzer stops at its first error");
     return;
   }
   // A model that no server serves needs a CPU fallback time.

@@ -21,7 +21,8 @@ BatchSystem::BatchSystem(const FarmPlatform& farm, std::vector<int> slots, std::
       slot_node_(std::move(slots)),
       jobs_(std::move(jobs)),
       context_(context),
-      queue_(slot_ids(slot_node_.size())) {}
+      queue_(slot_ids(slot_node_.size())),
+      runs_(jobs_.size(), 0) {}
 
 void BatchSystem::start() {
   // The submitting actor only sleeps; any host will do.
@@ -43,16 +44,26 @@ void BatchSystem::start_job(int job, int slot) {
   const double now = sg4::Engine::get_clock();
   context_.recorder.job_started(job, node, now);
   sg4::Actor::create("job-" + std::to_string(job), host,
-                     [this, job, slot, run = GridJob(job, host, now, jobs_[static_cast<std::size_t>(job)].events,
-                                                     context_)]() mutable {
+                     [this, job, slot,
+                      run = GridJob(job, host, now, jobs_[static_cast<std::size_t>(job)].events, context_,
+                                    runs_[static_cast<std::size_t>(job)])]() mutable {
                        run();
-                       job_ended(job, slot);
+                       job_ended(job, slot, run.failed());
                      });
 }
 
-void BatchSystem::job_ended(int job, int slot) {
-  context_.recorder.job_ended(job, sg4::Engine::get_clock());
+// A failed job goes back to the end of the queue while it has resubmissions left, as grid
+// schedulers resubmit failed jobs; its core goes to the next waiting job first.
+void BatchSystem::job_ended(int job, int slot, bool failed) {
+  const double now = sg4::Engine::get_clock();
+  int& runs = runs_[static_cast<std::size_t>(job)];
+  const bool resubmit = failed && runs < context_.scenario.workload.resubmit;
+  context_.recorder.job_ended(job, now, failed, resubmit);
   if (const auto next = queue_.release(slot)) start_job(*next, slot);
+  if (!resubmit) return;
+  ++runs;
+  context_.recorder.job_submitted(job, now);
+  if (const auto free = queue_.submit(job)) start_job(job, *free);
 }
 
 }  // namespace sonicsim::sim

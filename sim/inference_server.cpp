@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <utility>
 
 #include <simgrid/kernel/Timer.hpp>
 
@@ -51,41 +53,118 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
         for (int k = 0; k < g.count; ++k) add_instance(gpu);
     }
 
-    triton::SchedulerSettings settings;
-    settings.max_batch_size = spec.max_batch_size;
-    settings.dynamic_batching = spec.dynamic_batching;
-    settings.instances = static_cast<int>(queue->instances.size());
-    settings.wakeup = spec.batcher_wakeup;
-    queue->scheduler = std::make_unique<triton::DynamicBatcher>(std::move(settings));
+    queue->settings.max_batch_size = spec.max_batch_size;
+    queue->settings.dynamic_batching = spec.dynamic_batching;
+    queue->settings.instances = static_cast<int>(queue->instances.size());
+    queue->settings.wakeup = spec.batcher_wakeup;
     queues_[m] = std::move(queue);
   }
 }
 
 void InferenceServer::start() {
+  const double now = sg4::Engine::get_clock();
+  auto spawn = [this](const std::string& name, std::function<void()> body) {
+    sg4::ActorPtr actor = sg4::Actor::create(node_.name + name, node_.host, std::move(body));
+    actor->daemonize();
+    actors_.push_back(actor);
+  };
   if (frontend_) {
     frontend_ready_ = sg4::Semaphore::create(0);
-    for (int t = 0; t < frontend_->threads; ++t)
-      sg4::Actor::create(node_.name + "/frontend", node_.host, [this]() { run_frontend_thread(); })->daemonize();
+    for (int t = 0; t < frontend_->threads; ++t) spawn("/frontend", [this]() { run_frontend_thread(); });
   }
   for (auto& queue : queues_) {
     if (!queue) continue;
+    reset_queue(*queue);
     ModelQueue* q = queue.get();
     for (Instance& instance : queue->instances) {
       instance.work = sg4::Semaphore::create(0);
       queue->idle.push_back(instance.index);
-      queue->scheduler->instance_idle(0.0);
+      queue->scheduler->instance_idle(now);
       Instance* inst = &instance;
-      sg4::Actor::create(node_.name + "/instance", node_.host, [this, q, inst]() { run_instance(*q, *inst); })
-          ->daemonize();
+      spawn("/instance", [this, q, inst]() { run_instance(*q, *inst); });
     }
-    queue->scheduler->decide(0.0);
+    queue->scheduler->decide(now);
     queue->batcher_wakeup = sg4::Semaphore::create(0);
-    sg4::Actor::create(node_.name + "/batcher", node_.host, [this, q]() { run_batcher(*q); })->daemonize();
+    spawn("/batcher", [this, q]() { run_batcher(*q); });
   }
+}
+
+void InferenceServer::reset_queue(ModelQueue& queue) {
+  queue.scheduler = std::make_unique<triton::DynamicBatcher>(queue.settings);
+  queue.idle.clear();
+  queue.waiting.clear();
+  queue.arriving.clear();
+  queue.settle_armed = false;
+  queue.woken_at_s = 0;
+  queue.armed_wakeup_s = std::numeric_limits<double>::infinity();
+  queue.batcher_signalled = false;
+  queue.rejected.clear();
+  queue.next_release = 0;
+  queue.held.clear();
+  for (Instance& instance : queue.instances) {
+    instance.assigned.reset();
+    instance.running.clear();
+  }
+}
+
+void InferenceServer::fail() {
+  const double now = sg4::Engine::get_clock();
+  up_ = false;
+  ++generation_;
+  for (const sg4::ActorPtr& actor : actors_) actor->kill();  // a running kernel is cancelled with its actor
+  actors_.clear();
+  std::vector<InFlightRequest*> lost;
+  for (const FrontendTask& task : frontend_tasks_) lost.push_back(task.request);
+  lost.insert(lost.end(), frontend_working_.begin(), frontend_working_.end());
+  frontend_tasks_.clear();
+  frontend_working_.clear();
+  frontend_tasks_in_hand_ = 0;
+  for (auto& queue : queues_) {
+    if (!queue) continue;
+    std::int64_t queued = 0;
+    for (const auto& [id, request] : queue->waiting) {
+      lost.push_back(request);
+      ++queued;
+    }
+    recorder_.triton(index_, queue->model).pending -= queued;
+    lost.insert(lost.end(), queue->arriving.begin(), queue->arriving.end());
+    lost.insert(lost.end(), queue->rejected.begin(), queue->rejected.end());
+    for (const auto& [order, held] : queue->held) lost.push_back(held.first);
+    for (Instance& instance : queue->instances) {
+      if (instance.running.empty()) continue;
+      if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, now);
+      lost.insert(lost.end(), instance.running.begin(), instance.running.end());
+    }
+    reset_queue(*queue);
+  }
+  // Request ids order the answers: the same run gives the same outputs.
+  std::sort(lost.begin(), lost.end(),
+            [](const InFlightRequest* a, const InFlightRequest* b) { return a->record.id < b->record.id; });
+  for (InFlightRequest* request : lost) send_unavailable(request);
+}
+
+std::deque<InFlightRequest*> InferenceServer::take_refused() { return std::exchange(refused_, {}); }
+
+void InferenceServer::restart() {
+  up_ = true;
+  start();
+}
+
+void InferenceServer::send_unavailable(InFlightRequest* request) {
+  RequestRecord& record = request->record;
+  record.status = RequestStatus::Failed;
+  record.failure = FailureCause::Unavailable;
+  record.responded_s = sg4::Engine::get_clock();
+  request->reply_to->put_init(request, 0)->detach();
 }
 
 void InferenceServer::receive(InFlightRequest* request) {
   request->record.arrived_s = sg4::Engine::get_clock();
+  if (!up_) {
+    refused_.push_back(request);
+    refused_ready_->release();
+    return;
+  }
   if (!frontend_ || frontend_instant(frontend_->request_s(request->record.input_bytes))) return admit(request);
   queue_frontend_task({request, 0, true});
 }
@@ -109,7 +188,9 @@ void InferenceServer::run_frontend_thread() {
     const FrontendTask task = frontend_tasks_.front();
     frontend_tasks_.pop_front();
     const RequestRecord& record = task.request->record;
+    frontend_working_.push_back(task.request);
     sg4::this_actor::sleep_for(task.is_request ? frontend_->request_s(record.input_bytes) : frontend_->response_s(task.bytes));
+    frontend_working_.erase(std::find(frontend_working_.begin(), frontend_working_.end(), task.request));
     --frontend_tasks_in_hand_;
     if (task.is_request)
       admit(task.request);
@@ -154,7 +235,8 @@ void InferenceServer::settle_at_end_of_instant(ModelQueue& queue) {
   if (queue.settle_armed) return;
   queue.settle_armed = true;
   ModelQueue* q = &queue;
-  simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [this, q] {
+  simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [this, q, generation = generation_] {
+    if (generation != generation_) return;  // set before the server failed
     q->settle_armed = false;
     settle(*q);
   });
@@ -274,6 +356,7 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
       requests.push_back(request);
       records.push_back(&request->record);
     }
+    instance.running = requests;
 
     recorder_.triton(index_, queue.model).execution_started(static_cast<int>(requests.size()));
     if (instance.gpu >= 0) recorder_.kernel_started(index_, instance.gpu, start);
@@ -284,6 +367,7 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
         ->start()
         ->wait();
     const double end = sg4::Engine::get_clock();
+    instance.running.clear();
     if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, end);
 
     const std::int64_t batch_id = recorder_.new_batch_id();

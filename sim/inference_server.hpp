@@ -30,13 +30,27 @@ class InferenceServer {
   InferenceServer(const InferenceServer&) = delete;
   InferenceServer& operator=(const InferenceServer&) = delete;
 
-  // Creates the instance and batcher-timer actors. Call once, before the simulation runs.
+  // Creates the instance and batcher-timer actors: before the run, and again at each restart.
   void start();
 
   simgrid::s4u::Host* host() const { return node_.host; }
+  bool up() const { return up_; }
 
   // The request has fully arrived at the server (called at that simulated time).
   void receive(InFlightRequest* request);
+
+  // The server process dies: its actors stop, and every request it holds (queued, in a running
+  // batch, in the frontend) fails with UNAVAILABLE. Called from an actor on the server host, which
+  // sends those answers: a broken connection reaches the client like an empty response.
+  void fail();
+  // Requests that arrived while the server is down, to be refused from the server host.
+  std::deque<InFlightRequest*> take_refused();
+  // Signalled when a request arrives while the server is down.
+  const simgrid::s4u::SemaphorePtr& refused_ready() const { return refused_ready_; }
+  // The server is back, empty, with every instance idle.
+  void restart();
+  // Answers `request` with a failure (UNAVAILABLE), from the calling actor's host.
+  static void send_unavailable(InFlightRequest* request);
 
  private:
   // Work for the frontend's handler threads, in arrival order.
@@ -52,11 +66,13 @@ class InferenceServer {
     const KernelLatency* latency = nullptr;
     std::optional<triton::FormedBatch> assigned;
     simgrid::s4u::SemaphorePtr work;
+    std::vector<InFlightRequest*> running;  // the requests of the batch it executes
   };
   struct ModelQueue {
     int model = -1;
     int max_batch_size = 0;
     double output_bytes_per_item = 0;
+    triton::SchedulerSettings settings;
     std::unique_ptr<triton::DynamicBatcher> scheduler;
     std::vector<Instance> instances;
     // Idle instances, longest idle first. Triton hands a batch to an arbitrary idle backend thread;
@@ -80,6 +96,7 @@ class InferenceServer {
     std::map<std::int64_t, std::pair<InFlightRequest*, double>> held;
   };
 
+  void reset_queue(ModelQueue& queue);
   void admit(InFlightRequest* request);
   void enqueue(ModelQueue& queue, InFlightRequest* request, double now);
   void settle_at_end_of_instant(ModelQueue& queue);
@@ -102,6 +119,12 @@ class InferenceServer {
   std::deque<FrontendTask> frontend_tasks_;
   simgrid::s4u::SemaphorePtr frontend_ready_;  // counts frontend_tasks_
   int frontend_tasks_in_hand_ = 0;              // queued or being worked on
+  std::vector<InFlightRequest*> frontend_working_;  // the requests a handler thread holds now
+  bool up_ = true;
+  std::uint64_t generation_ = 0;  // one more at each failure: timers set before it do nothing
+  std::vector<simgrid::s4u::ActorPtr> actors_;  // the server process's threads
+  std::deque<InFlightRequest*> refused_;
+  simgrid::s4u::SemaphorePtr refused_ready_ = simgrid::s4u::Semaphore::create(0);
 };
 
 // One started server per node of the platform, in order.

@@ -82,6 +82,12 @@ FarmPlatform build_platform(const Scenario& scenario) {
       farm.servers.push_back(std::move(server));
     }
   }
+  if (spec.proxy) {  // one core per Envoy worker thread
+    farm.proxy = datacentre->create_host("proxy", kReferenceSpeed);
+    farm.proxy->set_core_count(spec.proxy->threads);
+    farm.proxy->seal();
+    attach(datacentre, farm.proxy->get_netpoint(), make_link(datacentre, "nic:proxy", spec.proxy->nic));
+  }
   datacentre->seal();
 
   // Between the zones: the site uplink, then the WAN if the servers are off site.

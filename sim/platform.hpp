@@ -4,6 +4,9 @@
 //
 //   worker NIC -> site uplink -> WAN -> server NIC      (responses take the same links back)
 //
+// With a proxy, requests and responses are relayed by a proxy host in the data centre:
+//   worker NIC -> site uplink -> WAN -> proxy NIC,  then  proxy NIC -> server NIC
+//
 // All links are split-duplex: the two directions do not share bandwidth.
 #include <string>
 #include <vector>
@@ -31,6 +34,7 @@ struct FarmPlatform {
   std::vector<WorkerNode> workers;
   std::vector<ServerNode> servers;
   std::vector<const simgrid::s4u::Link*> worker_nics;  // private links (one node's jobs only)
+  simgrid::s4u::Host* proxy = nullptr;                 // the scenario's proxy, if any
 };
 
 // Flops per second of the reference CPU and of a GPU host: module times and kernel latencies are

@@ -29,6 +29,7 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
   }
   for (const Module& m : scenario.workload.modules)
     results_.module_names.push_back(std::visit([](const auto& mod) { return mod.name; }, m));
+  results_.failures_possible = scenario.requests_can_fail();
   if (scenario.workload.submit) {
     results_.batch_system = true;
     results_.worker_cores = scenario.total_worker_cores();
@@ -37,24 +38,43 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
 }
 
 void Recorder::job_submitted(int job, double now) {
-  if (job != static_cast<int>(results_.jobs.size()) && invariant_violation_.empty())
+  const auto j = static_cast<std::size_t>(job);
+  const bool resubmission = j < job_record_.size();
+  if (!resubmission && j != job_record_.size() && invariant_violation_.empty())
     invariant_violation_ = "job " + std::to_string(job) + " was submitted out of order";
+  const int attempt = resubmission ? results_.jobs[job_record_[j]].attempt + 1 : 1;
+  if (!resubmission) job_record_.push_back(0);
+  job_record_[j] = results_.jobs.size();
   JobRecord& record = results_.jobs.emplace_back();
   record.job = job;
   record.submit_s = now;
+  record.attempt = attempt;
 }
 
 void Recorder::job_started(int job, int node, double now) {
-  JobRecord& record = results_.jobs[static_cast<std::size_t>(job)];
+  JobRecord& record = results_.jobs[job_record_[static_cast<std::size_t>(job)]];
   record.start_s = now;
   record.node = node;
   record.outcome = JobOutcome::Running;
 }
 
-void Recorder::job_ended(int job, double now) {
-  JobRecord& record = results_.jobs[static_cast<std::size_t>(job)];
+void Recorder::job_ended(int job, double now, bool failed, bool resubmitted) {
+  JobRecord& record = results_.jobs[job_record_[static_cast<std::size_t>(job)]];
   record.end_s = now;
-  record.outcome = JobOutcome::Done;
+  record.outcome = !failed ? JobOutcome::Done : resubmitted ? JobOutcome::Resubmitted : JobOutcome::Failed;
+}
+
+void Recorder::job_failed(double start_s, double now, int events) {
+  ++results_.jobs_failed;
+  results_.events_lost += events;
+  results_.cpu_lost_s += now - start_s;
+}
+
+void Recorder::server_failed() {
+  if (results_.server_failures >= limits::kMaxServerFailures)
+    stop_at_limit("the run reached " + std::to_string(limits::kMaxServerFailures) +
+                  " server failures, the most sonicsim simulates");
+  ++results_.server_failures;
 }
 
 InFlightRequest* Recorder::new_request() {
@@ -81,34 +101,74 @@ void Recorder::event_finished(const EventRecord& event) {
     stop_at_limit("the run reached " + std::to_string(limits::kMaxEvents) +
                   " events, the most sonicsim keeps in memory");
   results_.events.push_back(event);
-  if (results_.batch_system) ++results_.jobs[static_cast<std::size_t>(event.job)].events;
+  if (results_.batch_system) ++results_.jobs[job_record_[static_cast<std::size_t>(event.job)]].events;
 }
 
 void Recorder::request_sent(const InFlightRequest& request) {
   if (results_.requests_sent >= limits::kMaxRequests)
     stop_at_limit("the run reached " + std::to_string(limits::kMaxRequests) + " requests, the most sonicsim simulates");
   ++results_.requests_sent;
-  transferred(request.client, platform_.servers[request.record.server].host, request.record.input_bytes, true);
+  const sg4::Host* first_hop = platform_.proxy ? platform_.proxy : platform_.servers[request.record.server].host;
+  transferred(request.client, first_hop, request.record.input_bytes, true);
+}
+
+void Recorder::request_forwarded(const InFlightRequest& request) {
+  transferred(platform_.proxy, platform_.servers[request.record.server].host, request.record.input_bytes, true);
 }
 
 void Recorder::request_answered(InFlightRequest* request) {
   if (request->answered && invariant_violation_.empty())
     invariant_violation_ = "request " + std::to_string(request->record.id) + " was answered twice";
   request->answered = true;
-  if (request->record.status == RequestStatus::Completed) {
+  const RequestRecord& record = request->record;
+  if (record.status == RequestStatus::Completed) {
     ++results_.requests_completed;
-    transferred(platform_.servers[request->record.server].host, request->client, request->record.output_bytes, false);
+    const sg4::Host* server = platform_.servers[record.server].host;
+    if (platform_.proxy) {
+      transferred(server, platform_.proxy, record.output_bytes, false);
+      transferred(platform_.proxy, request->client, record.output_bytes, false);
+    } else {
+      transferred(server, request->client, record.output_bytes, false);
+    }
+  } else if (record.status == RequestStatus::Failed) {
+    count_failure(record.failure);
   } else {
     ++results_.requests_rejected;
   }
+  keep_request_record(record);
+  free_requests_.push_back(request);
+}
+
+void Recorder::request_abandoned(InFlightRequest* request, FailureCause cause) {
+  request->abandoned = true;
+  request->answered = true;
+  RequestRecord& record = request->record;
+  record.status = RequestStatus::Failed;
+  record.failure = cause;
+  record.received_s = sg4::Engine::get_clock();
+  count_failure(cause);
+  keep_request_record(record);
+}
+
+void Recorder::count_failure(FailureCause cause) {
+  switch (cause) {
+    case FailureCause::Unavailable: ++results_.requests_failed_unavailable; break;
+    case FailureCause::DeadlineExceeded: ++results_.requests_failed_deadline; break;
+    case FailureCause::Cancelled: ++results_.requests_failed_cancelled; break;
+    case FailureCause::None:
+      if (invariant_violation_.empty()) invariant_violation_ = "a request failed without a cause";
+      break;
+  }
+}
+
+void Recorder::keep_request_record(const RequestRecord& record) {
   if (scenario_.simulation.outputs.requests) {
     if (static_cast<std::int64_t>(results_.requests.size()) >= limits::kMaxRecordedRequests)
       stop_at_limit("the run reached " + std::to_string(limits::kMaxRecordedRequests) +
                     " requests to write to requests.csv, the most sonicsim keeps in memory (leave \"requests\" out of "
                     "/simulation/outputs)");
-    results_.requests.push_back(request->record);
+    results_.requests.push_back(record);
   }
-  free_requests_.push_back(request);
 }
 
 void Recorder::batch_executed(const BatchRecord& batch) {
@@ -169,9 +229,8 @@ void Recorder::transferred(const sg4::Host* from, const sg4::Host* to, double by
 
 SimulationResults Recorder::finish(double end_s) {
   results_.end_s = end_s;
-  results_.requests_in_flight_at_end =
-      results_.requests_sent - results_.requests_completed - results_.requests_rejected;
-  results_.events_incomplete = events_started_ - static_cast<std::int64_t>(results_.events.size());
+  results_.requests_in_flight_at_end = requests_in_flight();
+  results_.events_incomplete = events_started_ - events_failed_ - static_cast<std::int64_t>(results_.events.size());
   for (std::size_t server = 0; server < gpu_state_.size(); ++server) {
     for (std::size_t gpu = 0; gpu < gpu_state_[server].size(); ++gpu) {
       const GpuState& g = gpu_state_[server][gpu];

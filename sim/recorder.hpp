@@ -22,16 +22,32 @@ class Recorder {
 
   InFlightRequest* new_request();
   void request_sent(const InFlightRequest& request);
-  // The response (or rejection) reached the client; the request object is recycled.
+  // The proxy sent the request on to its server.
+  void request_forwarded(const InFlightRequest& request);
+  // The response (or rejection, or failure) reached the client; the request object is recycled.
   void request_answered(InFlightRequest* request);
+  // The client stopped waiting for the request (`cause`: its deadline passed, or its job ended): it
+  // counts as failed now; the object is recycled when its answer arrives (recycle()).
+  void request_abandoned(InFlightRequest* request, FailureCause cause);
+  void recycle(InFlightRequest* request) { free_requests_.push_back(request); }
+  void request_retried() { ++results_.requests_retried; }
+  void request_failed_over() { ++results_.requests_failed_over; }
 
-  // Jobs of a batch-system workload, submitted in job order.
+  // Jobs of a batch-system workload, submitted in job order; a resubmission is a new run of the job.
   void job_submitted(int job, double now);
   void job_started(int job, int node, double now);
-  void job_ended(int job, double now);
+  // `failed`: the run ended by a failure; `resubmitted`: and the job is submitted again.
+  void job_ended(int job, double now, bool failed, bool resubmitted);
+  // A job run (static farm or batch system) that started at `start_s` failed now, after `events` events.
+  void job_failed(double start_s, double now, int events);
 
   void event_started() { ++events_started_; }
   void event_finished(const EventRecord& event);
+  void event_failed() { ++events_failed_; }  // its job failed during it
+  void event_fell_back() { ++results_.events_fallen_back; }
+
+  void server_failed();
+  void server_restarted() { ++results_.server_restarts; }
 
   std::int64_t new_batch_id() { return next_batch_id_++; }
   void batch_executed(const BatchRecord& batch);
@@ -51,7 +67,8 @@ class Recorder {
   SimulationResults finish(double end_s);
 
   std::int64_t requests_in_flight() const {
-    return results_.requests_sent - results_.requests_completed - results_.requests_rejected;
+    return results_.requests_sent - results_.requests_completed - results_.requests_rejected -
+           results_.requests_failed();
   }
   // Set when the run went past one of limits.hpp's bounds on events, requests or records; the run
   // was stopped there.
@@ -74,6 +91,8 @@ class Recorder {
   const std::vector<int>& route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, bool to_server);
   // Called from an actor: stops the run, which then ends as if every actor had finished.
   void stop_at_limit(const std::string& what);
+  void count_failure(FailureCause cause);
+  void keep_request_record(const RequestRecord& record);
 
   const Scenario& scenario_;
   const FarmPlatform& platform_;
@@ -81,6 +100,8 @@ class Recorder {
   std::int64_t next_request_id_ = 0;
   std::int64_t next_batch_id_ = 0;
   std::int64_t events_started_ = 0;
+  std::int64_t events_failed_ = 0;
+  std::vector<std::size_t> job_record_;  // job -> its current run in results_.jobs
   std::vector<std::unique_ptr<InFlightRequest>> all_requests_;  // owns every request ever allocated
   std::vector<InFlightRequest*> free_requests_;
   std::vector<std::vector<GpuState>> gpu_state_;  // [server][gpu]

@@ -19,7 +19,9 @@
 #include "sim/job_placement.hpp"
 #include "sim/load_balancer.hpp"
 #include "sim/platform.hpp"
+#include "sim/proxy.hpp"
 #include "sim/recorder.hpp"
+#include "sim/server_failures.hpp"
 
 namespace sonicsim {
 namespace sg4 = simgrid::s4u;
@@ -33,8 +35,14 @@ SimulationResults simulate(const Scenario& scenario) {
   sim::Recorder recorder(scenario, farm);
   std::vector<std::unique_ptr<sim::InferenceServer>> servers = sim::start_servers(scenario, farm, recorder);
   RequestBalancer balancer = sim::make_balancer(scenario, farm);
+  std::optional<sim::Proxy> proxy;
+  if (scenario.platform.proxy) {
+    proxy.emplace(*scenario.platform.proxy, farm.proxy, balancer, recorder);
+    proxy->start();
+  }
+  sim::start_server_failures(scenario, farm, servers, balancer, proxy ? &*proxy : nullptr, recorder);
 
-  const sim::JobContext context{scenario, servers, balancer, recorder};
+  const sim::JobContext context{scenario, servers, balancer, recorder, proxy ? &*proxy : nullptr};
   std::vector<PlannedJob> jobs = plan_jobs(scenario.workload, scenario.simulation.seed);
   std::optional<sim::BatchSystem> batch_system;
   if (scenario.workload.submit) {

@@ -9,15 +9,22 @@ namespace sonicsim {
 
 NLOHMANN_JSON_SERIALIZE_ENUM(RequestStatus, {{RequestStatus::Completed, "completed"},
                                              {RequestStatus::Rejected, "rejected"},
-                                             {RequestStatus::InFlight, "in_flight"}})
+                                             {RequestStatus::InFlight, "in_flight"},
+                                             {RequestStatus::Failed, "failed"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(RejectReason, {{RejectReason::None, "none"},
                                             {RejectReason::BatchTooLarge, "batch_too_large"},
                                             {RejectReason::QueueFull, "queue_full"},
                                             {RejectReason::TimedOut, "timed_out"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(JobOutcome, {{JobOutcome::Queued, "queued"},
                                           {JobOutcome::Running, "running"},
-                                          {JobOutcome::Done, "done"}})
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(JobRecord, job, submit_s, start_s, end_s, node, events, outcome)
+                                          {JobOutcome::Done, "done"},
+                                          {JobOutcome::Failed, "failed"},
+                                          {JobOutcome::Resubmitted, "resubmitted"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(FailureCause, {{FailureCause::None, "none"},
+                                            {FailureCause::Unavailable, "unavailable"},
+                                            {FailureCause::DeadlineExceeded, "deadline_exceeded"},
+                                            {FailureCause::Cancelled, "cancelled"}})
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(JobRecord, job, submit_s, start_s, end_s, node, events, outcome, attempt)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonDuration, count, ns)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonBatchStats, compute_input, compute_infer, compute_output)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonPromSeries, request_success, inference_count, exec_count, request_duration_us,
@@ -31,7 +38,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EventRecord, job, event, start_s, end_s, cpu_
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RequestRecord, id, job, event, module, model, server, items, input_bytes,
                                    output_bytes, sent_s, arrived_s, enqueued_s, exec_start_s, exec_end_s, responded_s,
                                    received_s, batch,
-                                   status, reject_reason)
+                                   status, reject_reason, failure, attempt, retried)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BatchRecord, id, server, model, instance, gpu, requests, units, start_s, end_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuRecord, server, gpu, busy_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkRecord, name, bandwidth_Bps, bytes, shared)
@@ -39,6 +46,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_qu
                                    module_names, events, requests, batches, gpus, links, requests_sent,
                                    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
                                    batch_units_executed, events_incomplete, triton, batch_system, jobs,
-                                   worker_names, worker_cores)
+                                   worker_names, worker_cores, failures_possible, requests_failed_unavailable,
+                                   requests_failed_deadline, requests_failed_cancelled, requests_retried,
+                                   requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s,
+                                   server_failures, server_restarts)
 
 }  // namespace sonicsim

@@ -1,0 +1,48 @@
+#pragma once
+// An Envoy proxy between the jobs and the servers (supersonic-deployment.md §1.3, §2): it balances
+// each request over the servers it believes ready, and relays every response. What it believes
+// lags behind the servers: it learns of a failure or a restart at its next DNS refresh (STRICT_DNS
+// re-resolves every dns_refresh from its start), and a request it sends to a dead server fails
+// after the connect timeout.
+//
+// The request path is driven by the sending job (the upload to the proxy, the proxy's CPU time, the
+// upload to the server); the responses are relayed by the proxy's own actor.
+#include <map>
+
+#include <simgrid/s4u.hpp>
+
+#include "models/request_balancer.hpp"
+#include "models/scenario.hpp"
+#include "sim/recorder.hpp"
+
+namespace sonicsim::sim {
+
+class Proxy {
+ public:
+  Proxy(const ProxySpec& spec, simgrid::s4u::Host* host, RequestBalancer& balancer, Recorder& recorder);
+
+  // Creates the relaying actor. Call once, before the simulation runs.
+  void start();
+
+  const ProxySpec& spec() const { return spec_; }
+  simgrid::s4u::Host* host() const { return host_; }
+  // Where the servers send their answers.
+  simgrid::s4u::Mailbox* responses() const { return responses_; }
+  // The proxy's view of `server` is refreshed at its next DNS resolution after now.
+  void membership_changed(int server, bool up);
+  // One-way latency from the proxy to `client`: how long a locally generated error takes to arrive.
+  double latency_to(simgrid::s4u::Host* client);
+
+ private:
+  void relay();
+
+  ProxySpec spec_;
+  simgrid::s4u::Host* host_;
+  RequestBalancer& balancer_;
+  Recorder& recorder_;
+  simgrid::s4u::Mailbox* responses_;
+  std::map<simgrid::s4u::Host*, double> latency_;
+  std::map<int, bool> up_;  // what the next DNS resolution will see
+};
+
+}  // namespace sonicsim::sim
