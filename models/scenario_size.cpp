@@ -141,8 +141,9 @@ std::int64_t simulated_actors(const Scenario& s) {
   } else {
     actors = concurrent_jobs(s) + (s.workload.submit ? 1 : 0);  // a batch system has its submitting actor
   }
+  if (s.platform.proxy) ++actors;  // its relay
   for (const ServerGroup& group : s.platform.servers) {
-    std::int64_t per_server = group.frontend ? group.frontend->threads : 0;
+    std::int64_t per_server = (group.frontend ? group.frontend->threads : 0) + (group.failures ? 1 : 0);
     for (const std::string& name : group.models)
       per_server += 1 + active_instances(s.models[static_cast<std::size_t>(s.model_index(name))], group);
     actors += per_server * group.count;

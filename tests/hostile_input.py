@@ -386,6 +386,63 @@ rows = list(csv.DictReader(open(os.path.join(WORK, "trace_run", "jobs.csv")))) i
 check("a 1,000-job trace runs", rc == 0 and len(rows) == 1000 and all(r["outcome"] == "done" for r in rows) and
       [int(r["events"]) for r in rows[:4]] == [1, 2, 3, 1], f"exit {rc}, {len(rows)} rows: {err[:300]!r}")
 
+# ---- Failures, client behaviour, proxy --------------------------------------------------------------
+ML = "/workload/modules/1"
+bad_scenario("unknown on_failure", setter(ML + "/on_failure", "retry_forever"), ML + "/on_failure: ",
+             "\"fail_job\", \"fallback\" or \"failover\"")
+bad_scenario("fallback without cpu_fallback", setter(ML + "/on_failure", "fallback"), ML + ": ", "cpu_fallback")
+bad_scenario("fallback scope without fallback", setter(ML + "/fallback_scope", "job"), ML + "/fallback_scope: ",
+             "only with")
+bad_scenario("negative allowed_tries", setter(ML + "/allowed_tries", -1), ML + "/allowed_tries: ")
+bad_scenario("fractional allowed_tries", setter(ML + "/allowed_tries", 1.5), ML + "/allowed_tries: ")
+bad_scenario("zero client timeout", setter(ML + "/client_timeout", "0s"), ML + "/client_timeout: ")
+bad_scenario("client timeout without unit", setter(ML + "/client_timeout", 300), ML + "/client_timeout: ")
+bad_scenario("negative failure time", setter("/platform/servers/0/failures", {"at": ["-5s"]}),
+             "/platform/servers/0/failures/at/0: ")
+bad_scenario("failure times out of order", setter("/platform/servers/0/failures", {"at": ["5s", "2s"]}),
+             "/platform/servers/0/failures/at/1: ", "increasing")
+bad_scenario("failures at and between", setter("/platform/servers/0/failures", {"at": ["5s"], "time_between": "1h"}),
+             "/platform/servers/0/failures: ", "exactly one of")
+bad_scenario("time between failures without repair", setter("/platform/servers/0/failures", {"time_between": "1h"}),
+             "/platform/servers/0/failures: ", "repair")
+bad_scenario("zero time between failures", setter("/platform/servers/0/failures", {"time_between": "0s", "repair": "1s"}),
+             "/platform/servers/0/failures/time_between: ", "positive")
+bad_scenario("negative repair", setter("/platform/servers/0/failures", {"at": ["1s"], "repair": "-1s"}),
+             "/platform/servers/0/failures/repair: ")
+bad_scenario("unknown failures key", setter("/platform/servers/0/failures", {"at": ["1s"], "mttr": "1s"}),
+             "/platform/servers/0/failures/mttr: ", "unknown key")
+bad_scenario("resubmit without a batch system", setter("/workload/resubmit", 1), "/workload/resubmit: ", "submit")
+bad_scenario("negative resubmit", submitted({"pattern": "all_at_once"}, resubmit=-1), "/workload/resubmit: ")
+bad_scenario("proxy with per_job", setter("/platform/proxy", {"nic": {"bandwidth": "10Gbps", "latency": "10us"}}),
+             "/platform/proxy: ", "load_balancing")
+def proxied(**proxy):
+    def edit(s):
+        s["platform"]["load_balancing"] = "round_robin"
+        s["platform"]["proxy"] = {"nic": {"bandwidth": "10Gbps", "latency": "10us"}, **proxy}
+    return edit
+bad_scenario("proxy with zero DNS refresh", proxied(dns_refresh="0s"), "/platform/proxy/dns_refresh: ")
+bad_scenario("proxy with negative connect timeout", proxied(connect_timeout="-1s"), "/platform/proxy/connect_timeout: ")
+bad_scenario("proxy with no threads", proxied(threads=0), "/platform/proxy/threads: ")
+bad_scenario("proxy without a NIC", lambda s: (proxied()(s), s["platform"]["proxy"].pop("nic")), "/platform/proxy/nic: ", "missing")
+# Servers that fail every millisecond and come back at once: the run stops at the bound on
+# failures, with one line, instead of running for ever.
+def flapping(s):
+    s["platform"]["servers"][0]["failures"] = {"time_between": "1us", "repair": "0s"}
+    s["workload"].update({"events_per_job": 100000})
+    s["workload"]["modules"][1].update({"on_failure": "fallback", "cpu_fallback": "1ms"})
+bad_scenario("servers failing for ever", flapping, "/workload", "server failures")
+# A failing farm runs: every request ends completed, rejected or failed, and the summary says so.
+def failing(s):
+    s["platform"]["servers"][0]["failures"] = {"at": ["0.5s"], "repair": "1s"}
+    s["workload"]["events_per_job"] = 200
+    s["workload"]["modules"][1].update({"on_failure": "fallback", "cpu_fallback": "5ms", "allowed_tries": 2})
+rc, _, err = run(["run", scenario("failing_run", failing), "--quiet", "--output", os.path.join(WORK, "failing_run")])
+summary = json.load(open(os.path.join(WORK, "failing_run", "summary.json"))) if rc == 0 else {}
+req = summary.get("requests", {})
+check("a failing farm runs and conserves its requests", rc == 0 and req.get("failed", 0) > 0 and
+      req["sent"] == req["completed"] + req["rejected"] + req["failed"] and
+      summary["failures"]["servers_restarted"] == 1, f"exit {rc}: {err[:300]!r} {req}")
+
 # ---- Scale ---------------------------------------------------------------------------------------
 def hundred_thousand_jobs(s):
     s["platform"]["worker_pools"][0].update({"nodes": 1000, "cores_per_node": 100})

@@ -133,6 +133,42 @@ TEST_CASE("fallback completes every event on the CPU; allowed_tries retries on t
   }
 }
 
+TEST_CASE("fallback for the rest of the job stops sending after the first failure") {
+  json d = failure_farm(100, "per_job");
+  ml_module(d)["on_failure"] = "fallback";
+  ml_module(d)["fallback_scope"] = "job";
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  check_conservation(r);
+  CHECK(r.events.size() == 400);
+  CHECK(r.requests_failed_unavailable == 2);  // event 45 of jobs 0 and 2; then the CPU only
+  CHECK(r.events_fallen_back == 2);
+  CHECK(r.requests_sent == 2 * 100 + 2 * (kEventsBefore + 1));
+  // Same timeline as falling back event by event: the refusals took no time.
+  CHECK(last_event_end(r, 0) == doctest::Approx(kFailAt + 0.005 + 54 * 0.015).epsilon(1e-6));
+}
+
+TEST_CASE("a failing job cancels the requests it still waits for") {
+  // One job, two requests per event in flight together, round_robin: request 2e goes to s0 and
+  // 2e + 1 to s1, both on their GPUs over [11e + 10, 11e + 11] ms. At T, event 45's request on
+  // s0 fails; the job fails and cancels the one on s1.
+  json d = failure_farm(100, "round_robin");
+  d["platform"]["worker_pools"][0]["nodes"] = 1;
+  d["workload"]["jobs"] = 1;
+  ml_module(d)["items_per_event"] = 2;
+  ml_module(d)["in_flight"] = 2;
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  check_conservation(r);
+  CHECK(r.requests_failed_unavailable == 1);
+  CHECK(r.requests_failed_cancelled == 1);
+  CHECK(r.jobs_failed == 1);
+  CHECK(r.events_lost == kEventsBefore);
+  for (const RequestRecord& q : r.requests)
+    if (q.failure == FailureCause::Cancelled) {
+      CHECK(q.server == 1);
+      CHECK(q.received_s == doctest::Approx(kFailAt).epsilon(1e-6));
+    }
+}
+
 TEST_CASE("failover moves the load of the dead server to the survivor") {
   json d = failure_farm(100, "per_job");
   ml_module(d)["on_failure"] = "failover";
