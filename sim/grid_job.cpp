@@ -245,6 +245,7 @@ void GridJob::completed(const Pending& pending) {
 
 // The proxy has the request and has spent its CPU time on it: it picks a server and forwards it.
 void GridJob::at_proxy(InFlightRequest* r) {
+  context_.proxy->resolve();
   const int server = context_.balancer.pick(r->record.model, index_, balance_rng_.get());
   r->record.server = server;
   if (server < 0) return fail_locally(r, context_.proxy->latency_to(host_));  // no healthy upstream: 503

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include <simgrid/kernel/Timer.hpp>
 
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -32,8 +31,15 @@ void Proxy::relay() {
 void Proxy::membership_changed(int server, bool up) {
   const double now = sg4::Engine::get_clock();
   const double refresh = (std::floor(now / spec_.dns_refresh_s) + 1) * spec_.dns_refresh_s;
-  up_[server] = up;  // two changes before one refresh: the refresh sees the last
-  simgrid::kernel::timer::Timer::set(refresh, [this, server] { balancer_.set_ready(server, up_[server]); });
+  changes_.push_back({refresh, server, up});  // two changes before one refresh: the refresh sees the last
+}
+
+void Proxy::resolve() {
+  const double now = sg4::Engine::get_clock();
+  while (!changes_.empty() && changes_.front().resolved_at <= now) {
+    balancer_.set_ready(changes_.front().server, changes_.front().up);
+    changes_.pop_front();
+  }
 }
 
 double Proxy::latency_to(sg4::Host* client) {

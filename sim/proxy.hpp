@@ -7,6 +7,7 @@
 //
 // The request path is driven by the sending job (the upload to the proxy, the proxy's CPU time, the
 // upload to the server); the responses are relayed by the proxy's own actor.
+#include <deque>
 #include <map>
 
 #include <simgrid/s4u.hpp>
@@ -30,6 +31,8 @@ class Proxy {
   simgrid::s4u::Mailbox* responses() const { return responses_; }
   // The proxy's view of `server` is refreshed at its next DNS resolution after now.
   void membership_changed(int server, bool up);
+  // Brings the balancer's view up to the last DNS resolution: call before it picks a server.
+  void resolve();
   // One-way latency from the proxy to `client`: how long a locally generated error takes to arrive.
   double latency_to(simgrid::s4u::Host* client);
 
@@ -42,7 +45,14 @@ class Proxy {
   Recorder& recorder_;
   simgrid::s4u::Mailbox* responses_;
   std::map<simgrid::s4u::Host*, double> latency_;
-  std::map<int, bool> up_;  // what the next DNS resolution will see
+  // Changes not yet resolved, in time order: (resolution time, server, up). Resolved when the proxy
+  // next picks a server, rather than by timers, which would keep the simulation running past its jobs.
+  struct Change {
+    double resolved_at;
+    int server;
+    bool up;
+  };
+  std::deque<Change> changes_;
 };
 
 }  // namespace sonicsim::sim
