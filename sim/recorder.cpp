@@ -108,8 +108,10 @@ void Recorder::request_sent(const InFlightRequest& request) {
   if (results_.requests_sent >= limits::kMaxRequests)
     stop_at_limit("the run reached " + std::to_string(limits::kMaxRequests) + " requests, the most sonicsim simulates");
   ++results_.requests_sent;
-  const sg4::Host* first_hop = platform_.proxy ? platform_.proxy : platform_.servers[request.record.server].host;
-  transferred(request.client, first_hop, request.record.input_bytes, true);
+  if (platform_.proxy)
+    transferred(request.client, platform_.proxy, request.record.input_bytes, true);
+  else if (request.record.server >= 0)  // -1: no ready server, nothing is sent
+    transferred(request.client, platform_.servers[request.record.server].host, request.record.input_bytes, true);
 }
 
 void Recorder::request_forwarded(const InFlightRequest& request) {

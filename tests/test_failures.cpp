@@ -217,6 +217,26 @@ TEST_CASE("per-request balancing stops choosing a server once it is known dead")
     if (q.server == 0) CHECK(q.sent_s < kFailAt);
 }
 
+TEST_CASE("with no ready server left, requests fail at once without leaving the job") {
+  // round_robin over s0 alone, which dies at T for good: from then on each request fails in the
+  // job (no server to send it to) and the event falls back to the CPU.
+  json d = failure_farm(100, "round_robin");
+  d["platform"]["servers"] = {d["platform"]["servers"][0]};
+  ml_module(d)["on_failure"] = "fallback";
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  check_conservation(r);
+  CHECK(r.events.size() == 400);
+  CHECK(r.requests_failed_unavailable == r.events_fallen_back);
+  std::int64_t unsent = 0;
+  for (const RequestRecord& q : r.requests)
+    if (q.status == RequestStatus::Failed && q.server < 0) {
+      ++unsent;
+      CHECK(q.received_s == q.sent_s);
+    }
+  CHECK(unsent > 0);
+  CHECK(unsent <= r.requests_failed_unavailable - 1);  // at least the request s0 held at T reached it
+}
+
 TEST_CASE("a client deadline fails a request that is not answered in time") {
   // One job, one server whose kernel takes 1 s; the client waits 0.3 s, twice, then the job fails.
   json d = failure_farm(3, "per_job");
