@@ -221,7 +221,7 @@ TEST_CASE("with no ready server left, requests fail at once without leaving the 
   // round_robin over s0 alone, which dies at T for good: from then on each request fails in the
   // job (no server to send it to) and the event falls back to the CPU.
   json d = failure_farm(100, "round_robin");
-  d["platform"]["servers"] = {d["platform"]["servers"][0]};
+  d["platform"]["servers"] = json::array({d["platform"]["servers"][0]});
   ml_module(d)["on_failure"] = "fallback";
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   check_conservation(r);
@@ -260,7 +260,7 @@ TEST_CASE("a client deadline fails a request that is not answered in time") {
 TEST_CASE("the batch system resubmits a failed job up to `resubmit` times") {
   json d = failure_farm(3, "per_job");
   d["platform"]["worker_pools"][0]["nodes"] = 1;
-  d["platform"]["servers"] = {d["platform"]["servers"][0]};
+  d["platform"]["servers"] = json::array({d["platform"]["servers"][0]});
   d["platform"]["servers"][0]["failures"] = {{"at", {"0s"}}};  // never up
   d["workload"].erase("start");
   d["workload"]["jobs"] = 1;
