@@ -34,7 +34,7 @@ inline constexpr int kMaxInFlight = 1'000'000;       // requests outstanding per
 inline constexpr int kMaxAllowedTries = 1'000;       // a client's attempts per request on one server
 inline constexpr int kMaxResubmit = 1'000;           // submissions of a failed job
 inline constexpr int kMaxFailureTimes = 100'000;     // listed failure times of a server group
-inline constexpr std::int64_t kMaxServerFailures = 1'000'000;  // server failures a run may simulate
+inline constexpr std::int64_t kMaxServerFailures = 100'000;  // server failures a run may simulate
 inline constexpr std::int64_t kMaxRequestsInFlight = 2'000'000;  // over all jobs (about 1 KB each)
 
 // Work. A run keeps every event in memory (about 100 bytes each) for its statistics, and every
