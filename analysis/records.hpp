@@ -129,6 +129,9 @@ struct SimulationResults {
   std::int64_t events_lost = 0;         // events completed by job runs that then failed
   double cpu_lost_s = 0;                // core seconds of job runs that failed
   std::int64_t server_failures = 0, server_restarts = 0;
+  // The saturation gate, when there is one.
+  bool gated = false;
+  std::int64_t gate_checks = 0, jobs_gated = 0, gate_checks_without_metric = 0;
   std::int64_t requests_failed() const {
     return requests_failed_unavailable + requests_failed_deadline + requests_failed_cancelled;
   }

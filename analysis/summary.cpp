@@ -134,6 +134,7 @@ Summary summarize(const SimulationResults& r) {
                                 r.requests_failed_deadline, r.requests_failed_cancelled, r.requests_retried,
                                 r.requests_failed_over, r.events_fallen_back, r.jobs_failed, r.events_lost,
                                 r.cpu_lost_s};
+  if (r.gated) s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric};
   return s;
 }
 
@@ -181,6 +182,10 @@ nlohmann::json summary_to_json(const Summary& s) {
       {"triton", triton_statistics_json(s)},
   };
   if (s.jobs) document["jobs"] = jobs_json(*s.jobs);
+  if (s.gate)
+    document["gate"] = {{"jobs_checked", s.gate->checks},
+                        {"jobs_refused", s.gate->refused},
+                        {"checked_without_metric", s.gate->without_metric}};
   if (s.failures) {
     const FailureSummary& f = *s.failures;
     document["requests"]["failed"] = f.unavailable + f.deadline_exceeded + f.cancelled;
@@ -231,6 +236,10 @@ std::string format_summary(const Summary& s) {
         static_cast<long long>(f.events_on_cpu), static_cast<long long>(f.jobs_failed),
         static_cast<long long>(f.events_lost), f.cpu_lost_s / 3600);
   }
+  if (s.gate)
+    add("gate        %lld of %lld starting jobs refused (run on their CPU); %lld checked before the metric had a value\n",
+        static_cast<long long>(s.gate->refused), static_cast<long long>(s.gate->checks),
+        static_cast<long long>(s.gate->without_metric));
   if (s.batches) add("batches     %lld executed, %.1f items on average\n", static_cast<long long>(s.batches), s.mean_batch_items);
   if (s.jobs) {
     const JobsSummary& j = *s.jobs;

@@ -49,6 +49,11 @@ struct FailureSummary {
   double cpu_lost_s = 0;  // core seconds of the failed job runs
 };
 
+// The saturation gate's decisions at job starts.
+struct GateSummary {
+  std::int64_t checks = 0, refused = 0, without_metric = 0;
+};
+
 struct Summary {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -70,6 +75,7 @@ struct Summary {
   std::vector<TritonModelStats> triton;  // whole run, like Triton's counters since model load
   std::optional<JobsSummary> jobs;       // batch-system workloads only
   std::optional<FailureSummary> failures;
+  std::optional<GateSummary> gate;
 };
 
 Summary summarize(const SimulationResults& results);

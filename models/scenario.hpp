@@ -63,6 +63,14 @@ struct ServerGroup {
   std::optional<ServerFailures> failures;
 };
 
+// SuperSONIC's saturation gate (Envoy Lua filter, supersonic-deployment.md §1.4): a job's first call
+// (RepositoryIndex) is refused while the server load metric exceeds the threshold, and the job then
+// runs its inference on its own CPU for its whole life.
+struct SaturationGate {
+  double threshold_ms = 100;  // serverLoadThreshold: the load metric is in milliseconds
+  double window_s = 30;       // the metric's rate() window
+};
+
 // An Envoy proxy in the data centre between the jobs and the servers: every request and response
 // crosses its NIC, and each request costs it CPU time. Defaults are Envoy's (supersonic-deployment.md §2.3).
 struct ProxySpec {
@@ -71,6 +79,7 @@ struct ProxySpec {
   double per_request_s = 0;     // CPU time to route one request (and relay its response)
   double dns_refresh_s = 5;     // STRICT_DNS dns_refresh_rate: when membership changes reach the proxy
   double connect_timeout_s = 5; // cluster connect_timeout: how long a request to a dead server waits
+  std::optional<SaturationGate> gate;
 };
 
 enum class LoadBalancing { PerJob, RoundRobin, Random, LeastRequest };
@@ -83,6 +92,7 @@ struct Platform {
   std::vector<ServerGroup> servers;
   LoadBalancing load_balancing = LoadBalancing::PerJob;
   std::optional<ProxySpec> proxy;  // absent: jobs talk to the servers directly
+  double scrape_interval_s = 5;    // Prometheus scrapes the servers' metrics this often (SuperSONIC's chart)
 };
 
 struct ModelSpec {

@@ -169,13 +169,20 @@ ServerFailures parse_failures(const JsonNode& node) {
 }
 
 ProxySpec parse_proxy(const JsonNode& node) {
-  node.allow_only({"nic", "threads", "per_request", "dns_refresh", "connect_timeout"});
+  node.allow_only({"nic", "threads", "per_request", "dns_refresh", "connect_timeout", "saturation_gate"});
   ProxySpec proxy;
   proxy.nic = parse_link(node.at("nic"));
   if (auto t = node.find("threads")) proxy.threads = t->int_in(1, limits::kMaxFrontendThreads);
   if (auto d = node.find("per_request")) proxy.per_request_s = d->duration_s();
   if (auto d = node.find("dns_refresh")) proxy.dns_refresh_s = d->positive_duration_s();
   if (auto d = node.find("connect_timeout")) proxy.connect_timeout_s = d->duration_s();
+  if (auto g = node.find("saturation_gate")) {
+    g->allow_only({"threshold", "window"});
+    SaturationGate gate;
+    gate.threshold_ms = g->at("threshold").number_in(0, 1e12);
+    if (auto w = g->find("window")) gate.window_s = w->positive_duration_s();
+    proxy.gate = gate;
+  }
   return proxy;
 }
 
@@ -207,7 +214,8 @@ ServerGroup parse_server_group(const JsonNode& node) {
 }
 
 Platform parse_platform(const JsonNode& node) {
-  node.allow_only({"worker_pools", "placement", "site_uplink", "wan", "servers", "load_balancing", "proxy"});
+  node.allow_only({"worker_pools", "placement", "site_uplink", "wan", "servers", "load_balancing", "proxy",
+                   "scrape_interval"});
   Platform platform;
   std::set<std::string> names;  // pools and groups share one namespace: their hosts' names
   for (const JsonNode& p : node.at("worker_pools").non_empty_elements()) {
@@ -250,6 +258,7 @@ Platform parse_platform(const JsonNode& node) {
     else
       lb->fail("expected \"per_job\", \"round_robin\", \"random\" or \"least_request\", got \"" + p + "\"");
   }
+  if (auto scrape = node.find("scrape_interval")) platform.scrape_interval_s = scrape->positive_duration_s();
   if (auto proxy = node.find("proxy")) {
     platform.proxy = parse_proxy(*proxy);
     // A job configured with one server address does not go through a proxy.
@@ -515,11 +524,13 @@ void check_consistency(const JsonNode& root, Scenario& s) {
         servers.elements()[g].at("failures").fail("server failures are for grid jobs: perf_analyzer stops at its first error");
     return;
   }
-  // A model that no server serves needs a CPU fallback time.
+  // A model that no server serves needs a CPU fallback time; so does every model of a gated farm.
   const auto modules = root.at("workload").at("modules").elements();
   for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
     const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
     if (!inference) continue;
+    if (s.platform.proxy && s.platform.proxy->gate && !inference->cpu_fallback)
+      modules[i].fail("a job the saturation gate refuses runs this module on its CPU: expected a \"cpu_fallback\" time");
     if (!is_served(s, s.models[inference->model].name) && !inference->cpu_fallback)
       modules[i].fail("model \"" + s.models[inference->model].name +
                       "\" is served by no server group: expected a \"cpu_fallback\" time");

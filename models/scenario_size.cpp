@@ -141,7 +141,7 @@ std::int64_t simulated_actors(const Scenario& s) {
   } else {
     actors = concurrent_jobs(s) + (s.workload.submit ? 1 : 0);  // a batch system has its submitting actor
   }
-  if (s.platform.proxy) ++actors;  // its relay
+  if (s.platform.proxy) actors += s.platform.proxy->gate ? 2 : 1;  // its relay, and Prometheus
   for (const ServerGroup& group : s.platform.servers) {
     std::int64_t per_server = (group.frontend ? group.frontend->threads : 0) + (group.failures ? 1 : 0);
     for (const std::string& name : group.models)

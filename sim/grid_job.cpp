@@ -34,7 +34,9 @@ GridJob::GridJob(int index, sg4::Host* host, double start_s, std::optional<int> 
 void GridJob::operator()() {
   sg4::this_actor::sleep_until(start_s_);
   const Workload& w = context_.scenario.workload;
-  on_cpu_.assign(w.modules.size(), false);
+  // Refused by the saturation gate, the job runs every inference module on its CPU (CMSSW's
+  // TritonService skips the server and starts its local fallback for the whole job).
+  on_cpu_.assign(w.modules.size(), context_.gate && !context_.gate->admit());
   int done = 0;
   for (int event = 0;; ++event) {
     if (events_ && event >= *events_) break;

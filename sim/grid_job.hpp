@@ -15,6 +15,7 @@
 #include "sim/load_balancer.hpp"
 #include "sim/proxy.hpp"
 #include "sim/recorder.hpp"
+#include "sim/saturation_gate.hpp"
 
 namespace sonicsim::sim {
 
@@ -24,6 +25,7 @@ struct JobContext {
   RequestBalancer& balancer;
   Recorder& recorder;
   Proxy* proxy = nullptr;  // null: jobs talk to the servers directly
+  SaturationGate* gate = nullptr;  // null: no saturation gate
 };
 
 class GridJob {

@@ -47,6 +47,12 @@ class Recorder {
   void event_fell_back() { ++results_.events_fallen_back; }
 
   void server_failed();
+  // The saturation gate checked a starting job: `refused`, and whether the metric had no value.
+  void job_gated(bool refused, bool no_metric) {
+    ++results_.gate_checks;
+    if (refused) ++results_.jobs_gated;
+    if (no_metric) ++results_.gate_checks_without_metric;
+  }
   void server_restarted() { ++results_.server_restarts; }
 
   std::int64_t new_batch_id() { return next_batch_id_++; }

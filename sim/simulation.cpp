@@ -21,6 +21,7 @@
 #include "sim/platform.hpp"
 #include "sim/proxy.hpp"
 #include "sim/recorder.hpp"
+#include "sim/saturation_gate.hpp"
 #include "sim/server_failures.hpp"
 
 namespace sonicsim {
@@ -42,7 +43,14 @@ SimulationResults simulate(const Scenario& scenario) {
   }
   sim::start_server_failures(scenario, farm, servers, balancer, proxy ? &*proxy : nullptr, recorder);
 
-  const sim::JobContext context{scenario, servers, balancer, recorder, proxy ? &*proxy : nullptr};
+  std::optional<sim::SaturationGate> gate;
+  if (scenario.platform.proxy && scenario.platform.proxy->gate) {
+    gate.emplace(scenario, farm, servers, balancer, recorder);
+    gate->start();
+  }
+
+  const sim::JobContext context{scenario, servers, balancer, recorder, proxy ? &*proxy : nullptr,
+                                gate ? &*gate : nullptr};
   std::vector<PlannedJob> jobs = plan_jobs(scenario.workload, scenario.simulation.seed);
   std::optional<sim::BatchSystem> batch_system;
   if (scenario.workload.submit) {

@@ -424,6 +424,17 @@ bad_scenario("proxy with zero DNS refresh", proxied(dns_refresh="0s"), "/platfor
 bad_scenario("proxy with negative connect timeout", proxied(connect_timeout="-1s"), "/platform/proxy/connect_timeout: ")
 bad_scenario("proxy with no threads", proxied(threads=0), "/platform/proxy/threads: ")
 bad_scenario("proxy without a NIC", lambda s: (proxied()(s), s["platform"]["proxy"].pop("nic")), "/platform/proxy/nic: ", "missing")
+def gated(**gate):
+    def edit(s):
+        proxied()(s)
+        s["platform"]["proxy"]["saturation_gate"] = gate
+    return edit
+bad_scenario("gate without cpu_fallback", gated(threshold=100), "/workload/modules/1: ", "cpu_fallback")
+bad_scenario("gate with a negative threshold", lambda s: (gated(threshold=-1)(s), s["workload"]["modules"][1].update(
+             {"cpu_fallback": "1s"})), "/platform/proxy/saturation_gate/threshold: ")
+bad_scenario("gate without a threshold", gated(window="30s"), "/platform/proxy/saturation_gate/threshold: ", "missing")
+bad_scenario("gate with a zero window", gated(threshold=1, window="0s"), "/platform/proxy/saturation_gate/window: ")
+bad_scenario("zero scrape interval", setter("/platform/scrape_interval", "0s"), "/platform/scrape_interval: ")
 # Servers that fail every millisecond and come back at once: the run stops at the bound on
 # failures, with one line, instead of running for ever.
 def flapping(s):

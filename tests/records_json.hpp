@@ -49,6 +49,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_qu
                                    worker_names, worker_cores, failures_possible, requests_failed_unavailable,
                                    requests_failed_deadline, requests_failed_cancelled, requests_retried,
                                    requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s,
-                                   server_failures, server_restarts)
+                                   server_failures, server_restarts, gated, gate_checks, jobs_gated,
+                                   gate_checks_without_metric)
 
 }  // namespace sonicsim
