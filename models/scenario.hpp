@@ -66,7 +66,7 @@ struct ServerGroup {
 // SuperSONIC's saturation gate (Envoy Lua filter, supersonic-deployment.md §1.4): a job's first call
 // (RepositoryIndex) is refused while the server load metric exceeds the threshold, and the job then
 // runs its inference on its own CPU for its whole life.
-struct SaturationGate {
+struct SaturationGateSpec {
   double threshold_ms = 100;  // serverLoadThreshold: the load metric is in milliseconds
   double window_s = 30;       // the metric's rate() window
 };
@@ -79,7 +79,7 @@ struct ProxySpec {
   double per_request_s = 0;     // CPU time to route one request (and relay its response)
   double dns_refresh_s = 5;     // STRICT_DNS dns_refresh_rate: when membership changes reach the proxy
   double connect_timeout_s = 5; // cluster connect_timeout: how long a request to a dead server waits
-  std::optional<SaturationGate> gate;
+  std::optional<SaturationGateSpec> gate;
 };
 
 enum class LoadBalancing { PerJob, RoundRobin, Random, LeastRequest };

@@ -178,7 +178,7 @@ ProxySpec parse_proxy(const JsonNode& node) {
   if (auto d = node.find("connect_timeout")) proxy.connect_timeout_s = d->duration_s();
   if (auto g = node.find("saturation_gate")) {
     g->allow_only({"threshold", "window"});
-    SaturationGate gate;
+    SaturationGateSpec gate;
     gate.threshold_ms = g->at("threshold").number_in(0, 1e12);
     if (auto w = g->find("window")) gate.window_s = w->positive_duration_s();
     proxy.gate = gate;

@@ -40,7 +40,7 @@ class SaturationGate {
   std::vector<std::unique_ptr<InferenceServer>>& servers_;
   const RequestBalancer& balancer_;
   Recorder& recorder_;
-  ::sonicsim::SaturationGate spec_;
+  SaturationGateSpec spec_;
   std::vector<LabelSet> labels_;
   std::vector<PromSeries> queue_duration_us_, exec_count_;  // parallel to labels_
 };
