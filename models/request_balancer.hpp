@@ -38,6 +38,7 @@ class RequestBalancer {
   int pick_other(int model, int job, Rng* rng, int excluded);
 
   void set_ready(int server, bool ready);
+  int servers() const { return static_cast<int>(ready_.size()); }
   bool ready(int server) const { return ready_[static_cast<std::size_t>(server)]; }
   void answered(int server) { --active_[static_cast<std::size_t>(server)]; }
   // A request goes to `server` without a pick (a retry on the same server): it counts as active there.
