@@ -1,6 +1,7 @@
 #pragma once
 // What a simulation produces, as plain data. Times are simulated seconds from the start of the run.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,28 @@ struct LinkRecord {
   bool shared = false;  // a link shared by all workers or a server NIC, as opposed to one worker's NIC
 };
 
+// The farm at one Prometheus scrape. Replicas are the autoscaled deployment's pods by phase (a farm
+// without an autoscaler: its ready servers); metrics have no value before Prometheus has two samples.
+struct TimeseriesRow {
+  double t_s = 0;
+  int pending = 0, starting = 0, ready = 0, draining = 0, desired = 0;
+  std::optional<double> metric;           // what the autoscaler reads, else the gate's load (ms)
+  std::optional<double> requests_per_s;   // sum(rate(nv_inference_request_success))
+  std::optional<double> queue_ms;         // mean queue time per request over the window
+  std::optional<double> gpu_utilization;  // mean busy fraction of the scraped GPUs over the window
+  std::int64_t jobs_running = 0, jobs_queued = 0, jobs_gated = 0;
+};
+
+// What the autoscaled deployment cost and did over the run.
+struct AutoscalingTotals {
+  double gpu_seconds = 0;    // GPUs held by pods: starting, ready or draining
+  double ready_replica_seconds = 0;
+  int max_ready = 0;
+  std::int64_t pods_created = 0, pods_ready = 0, pods_deleted = 0;
+  std::int64_t requests_refused_draining = 0;  // reached a draining pod (UNAVAILABLE)
+  std::int64_t requests_killed = 0;            // still held by a pod at the end of its grace period
+};
+
 struct SimulationResults {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -132,6 +155,16 @@ struct SimulationResults {
   // The saturation gate, when there is one.
   bool gated = false;
   std::int64_t gate_checks = 0, jobs_gated = 0, gate_checks_without_metric = 0;
+  std::int64_t events_on_gate_fallback = 0;  // events of jobs the gate refused
+  // Prometheus scraped the servers (a gate or an autoscaler): one row per scrape.
+  bool scraped = false;
+  std::vector<TimeseriesRow> timeseries;
+  std::optional<AutoscalingTotals> autoscaling;
+  double fixed_gpu_seconds = 0;  // GPUs of the server groups that are not autoscaled, over the run
+  double job_core_seconds = 0;   // worker cores held by running jobs, over the run
+  // The scenario's prices (its "costs"), for the cost per event.
+  std::optional<std::string> currency;
+  double cpu_core_hour_price = 0, gpu_hour_price = 0;
   std::int64_t requests_failed() const {
     return requests_failed_unavailable + requests_failed_deadline + requests_failed_cancelled;
   }

@@ -113,6 +113,27 @@ void write_batches_csv(const std::string& path, const SimulationResults& r) {
   f.close();
 }
 
+// One row per Prometheus scrape; a metric with no value yet is an empty field.
+void write_timeseries_csv(const std::string& path, const SimulationResults& r) {
+  OutputFile f(path);
+  f.write("time_s,pending,starting,ready,draining,desired,metric,requests_per_s,queue_ms,gpu_utilization,"
+          "jobs_running,jobs_queued,jobs_gated\n");
+  auto field = [&f](const std::optional<double>& x) {
+    if (x) f.printf("%.6g", *x);
+    f.write(",");
+  };
+  for (const TimeseriesRow& row : r.timeseries) {
+    f.printf("%.3f,%d,%d,%d,%d,%d,", row.t_s, row.pending, row.starting, row.ready, row.draining, row.desired);
+    field(row.metric);
+    field(row.requests_per_s);
+    field(row.queue_ms);
+    field(row.gpu_utilization);
+    f.printf("%lld,%lld,%lld\n", static_cast<long long>(row.jobs_running), static_cast<long long>(row.jobs_queued),
+             static_cast<long long>(row.jobs_gated));
+  }
+  f.close();
+}
+
 void write_results(const std::string& directory, const SimulationResults& results, const Summary& summary,
                    const Outputs& outputs) {
   std::error_code ec;
@@ -124,6 +145,7 @@ void write_results(const std::string& directory, const SimulationResults& result
   if (outputs.requests) write_requests_csv((dir / "requests.csv").string(), results);
   if (outputs.batches) write_batches_csv((dir / "batches.csv").string(), results);
   if (outputs.jobs && results.batch_system) write_jobs_csv((dir / "jobs.csv").string(), results);
+  if (outputs.timeseries && results.scraped) write_timeseries_csv((dir / "timeseries.csv").string(), results);
   if (outputs.metrics) {
     for (std::size_t server = 0; server < summary.server_names.size(); ++server) {
       const auto path = dir / ("metrics-" + summary.server_names[server] + ".prom");

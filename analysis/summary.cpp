@@ -37,6 +37,47 @@ JobsSummary summarize_jobs(const SimulationResults& r) {
   return s;
 }
 
+UsageSummary summarize_usage(const SimulationResults& r) {
+  UsageSummary u;
+  u.autoscaling = r.autoscaling;
+  const double autoscaled_gpu_s = r.autoscaling ? r.autoscaling->gpu_seconds : 0;
+  u.gpu_hours = (r.fixed_gpu_seconds + autoscaled_gpu_s) / 3600;
+  u.core_hours = r.job_core_seconds / 3600;
+  if (r.autoscaling && r.end_s > 0) {
+    u.mean_ready_replicas = r.autoscaling->ready_replica_seconds / r.end_s;
+    u.mean_gpus_held = r.autoscaling->gpu_seconds / r.end_s;
+  }
+  u.currency = r.currency;
+  if (r.currency && !r.events.empty())
+    u.cost_per_event = (u.gpu_hours * r.gpu_hour_price + u.core_hours * r.cpu_core_hour_price) /
+                       static_cast<double>(r.events.size());
+  u.events = r.events.size();
+  return u;
+}
+
+nlohmann::json optional_number(const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); }
+
+nlohmann::json usage_json(const UsageSummary& u) {
+  const std::size_t events = u.events;
+  nlohmann::json usage{{"gpu_hours", u.gpu_hours},
+                       {"core_hours", u.core_hours},
+                       {"gpu_hours_per_1000_events", events ? nlohmann::json(1000 * u.gpu_hours / static_cast<double>(events))
+                                                            : nlohmann::json(nullptr)},
+                       {"currency", u.currency ? nlohmann::json(*u.currency) : nlohmann::json(nullptr)},
+                       {"cost_per_event", optional_number(u.cost_per_event)}};
+  return usage;
+}
+
+nlohmann::json autoscaling_json(const UsageSummary& u) {
+  const AutoscalingTotals& a = *u.autoscaling;
+  return {{"mean_ready_replicas", u.mean_ready_replicas},
+          {"mean_gpus_held", u.mean_gpus_held},
+          {"max_ready_replicas", a.max_ready},
+          {"pods", {{"created", a.pods_created}, {"became_ready", a.pods_ready}, {"deleted", a.pods_deleted}}},
+          {"requests_refused_while_draining", a.requests_refused_draining},
+          {"requests_killed_after_grace_period", a.requests_killed}};
+}
+
 nlohmann::json jobs_json(const JobsSummary& s) {
   const auto& w = s.queue_wait_s;
   return {{"submitted", s.submitted},
@@ -134,7 +175,8 @@ Summary summarize(const SimulationResults& r) {
                                 r.requests_failed_deadline, r.requests_failed_cancelled, r.requests_retried,
                                 r.requests_failed_over, r.events_fallen_back, r.jobs_failed, r.events_lost,
                                 r.cpu_lost_s};
-  if (r.gated) s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric};
+  if (r.gated) s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric, r.events_on_gate_fallback};
+  if (r.scraped) s.usage = summarize_usage(r);
   return s;
 }
 
@@ -185,7 +227,12 @@ nlohmann::json summary_to_json(const Summary& s) {
   if (s.gate)
     document["gate"] = {{"jobs_checked", s.gate->checks},
                         {"jobs_refused", s.gate->refused},
-                        {"checked_without_metric", s.gate->without_metric}};
+                        {"checked_without_metric", s.gate->without_metric},
+                        {"events_on_cpu", s.gate->events_on_cpu}};
+  if (s.usage) {
+    document["usage"] = usage_json(*s.usage);
+    if (s.usage->autoscaling) document["autoscaling"] = autoscaling_json(*s.usage);
+  }
   if (s.failures) {
     const FailureSummary& f = *s.failures;
     document["requests"]["failed"] = f.unavailable + f.deadline_exceeded + f.cancelled;
@@ -240,6 +287,19 @@ std::string format_summary(const Summary& s) {
     add("gate        %lld of %lld starting jobs refused (run on their CPU); %lld checked before the metric had a value\n",
         static_cast<long long>(s.gate->refused), static_cast<long long>(s.gate->checks),
         static_cast<long long>(s.gate->without_metric));
+  if (s.usage && s.usage->autoscaling) {
+    const AutoscalingTotals& a = *s.usage->autoscaling;
+    add("autoscaler  %.2f ready replicas on average (at most %d), %lld pods created, %lld deleted; %lld requests "
+        "refused while draining, %lld killed after the grace period\n",
+        s.usage->mean_ready_replicas, a.max_ready, static_cast<long long>(a.pods_created),
+        static_cast<long long>(a.pods_deleted), static_cast<long long>(a.requests_refused_draining),
+        static_cast<long long>(a.requests_killed));
+  }
+  if (s.usage) {
+    add("usage       %.2f GPU-hours, %.1f core-hours", s.usage->gpu_hours, s.usage->core_hours);
+    if (s.usage->cost_per_event) add("; %.6g %s per event", *s.usage->cost_per_event, s.usage->currency->c_str());
+    add("\n");
+  }
   if (s.batches) add("batches     %lld executed, %.1f items on average\n", static_cast<long long>(s.batches), s.mean_batch_items);
   if (s.jobs) {
     const JobsSummary& j = *s.jobs;

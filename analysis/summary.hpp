@@ -52,6 +52,18 @@ struct FailureSummary {
 // The saturation gate's decisions at job starts.
 struct GateSummary {
   std::int64_t checks = 0, refused = 0, without_metric = 0;
+  std::int64_t events_on_cpu = 0;  // events of the refused jobs
+};
+
+// Where Prometheus scraped the farm (a gate or an autoscaler): what the farm held and cost.
+struct UsageSummary {
+  double gpu_hours = 0;   // fixed groups over the run, plus the GPUs autoscaled pods held
+  double core_hours = 0;  // worker cores held by running jobs
+  std::optional<std::string> currency;
+  std::optional<double> cost_per_event;  // (GPU-hours and core-hours at the scenario's prices) / events
+  std::optional<AutoscalingTotals> autoscaling;
+  double mean_ready_replicas = 0, mean_gpus_held = 0;  // autoscaled group, over the run
+  std::size_t events = 0;  // completed, warm-up included: what the hours bought
 };
 
 struct Summary {
@@ -76,6 +88,7 @@ struct Summary {
   std::optional<JobsSummary> jobs;       // batch-system workloads only
   std::optional<FailureSummary> failures;
   std::optional<GateSummary> gate;
+  std::optional<UsageSummary> usage;
 };
 
 Summary summarize(const SimulationResults& results);

@@ -43,6 +43,7 @@ inline constexpr std::int64_t kMaxEvents = 20'000'000;
 inline constexpr std::int64_t kMaxRecordedRequests = 20'000'000;  // with "requests" in the outputs
 inline constexpr std::int64_t kMaxRecordedBatches = 20'000'000;   // with "batches" in the outputs
 inline constexpr std::int64_t kMaxRequests = 1'000'000'000;        // requests a run may simulate
+inline constexpr std::int64_t kMaxTimeseriesRows = 2'000'000;   // Prometheus scrapes of a run (about 100 bytes each)
 inline constexpr std::int64_t kMaxSweepPoints = 100'000;
 inline constexpr std::int64_t kMaxSubmittedJobs = 10'000'000;   // a batch-system workload (about 100 bytes each)
 

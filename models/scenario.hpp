@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/distribution.hpp"
+#include "models/hpa.hpp"
 #include "models/kernel_latency.hpp"
 #include "models/perf_load.hpp"
 #include "models/triton/model_config.hpp"
@@ -52,6 +53,35 @@ struct ServerFailures {
   std::optional<Distribution> repair;        // down time before the restart; unset: never comes back
 };
 
+// The metric an autoscaler reads from Prometheus (supersonic-deployment.md §1.5, §7).
+enum class ScalingMetric {
+  SupersonicLoad,       // sum(rate(queue_duration_us)) / (sum(rate(exec_count)) x 1000 + 0.001), in ms
+  QueueTimePerRequest,  // sum(rate(queue_duration_us)) / sum(rate(request_success)) / 1000, in ms
+  GpuUtilization,       // the mean over scraped GPUs of rate(busy seconds), between 0 and 1
+  InFlightPerReplica,   // Envoy's active requests to the deployment over its ready replicas, last scrape
+};
+
+// KEDA scaling a server group as one Kubernetes Deployment (supersonic-deployment.md §1.6, §3, §4, §7).
+// The group's servers are the GPU pool: a pod runs on one of them, and a pod with none free stays
+// pending. The HPA syncs every sync_period; KEDA alone takes the deployment from 0 to 1 replica and
+// back, at its polling interval.
+struct AutoscalingSpec {
+  ScalingMetric metric = ScalingMetric::SupersonicLoad;
+  double metric_window_s = 30;  // the metric's rate() window
+  HpaSpec hpa;                   // target, metric type, tolerance, bounds (min_replicas >= 1) and behaviour
+  int min_replicas = 1;          // KEDA minReplicaCount: 0 lets KEDA scale the deployment to zero
+  int initial_replicas = 1;      // ready at t = 0 (the deployment ran before the simulated period)
+  double sync_period_s = 15;       // --horizontal-pod-autoscaler-sync-period
+  double polling_interval_s = 30;  // KEDA pollingInterval
+  double cooldown_s = 300;         // KEDA cooldownPeriod: idle time before scaling to zero
+  double activation_threshold = 0; // KEDA activationThreshold: active while the metric exceeds it
+  Distribution startup = ConstantDist{60};  // scheduling to Triton serving: image pull plus model load
+  double readiness_delay_s = 10;   // readinessProbe initialDelaySeconds
+  double readiness_period_s = 10;  // readinessProbe periodSeconds
+  double prestop_sleep_s = 0;      // preStop sleep: serving on, out of the proxy, before SIGTERM
+  double grace_period_s = 60;      // terminationGracePeriodSeconds: preStop and draining together
+};
+
 struct ServerGroup {
   std::string name;
   int count = 1;
@@ -61,6 +91,7 @@ struct ServerGroup {
   std::vector<std::string> models;  // the models this group serves
   std::optional<FrontendSpec> frontend;  // absent: requests reach the scheduler the moment they arrive
   std::optional<ServerFailures> failures;
+  std::optional<AutoscalingSpec> autoscaling;
 };
 
 // SuperSONIC's saturation gate (Envoy Lua filter, supersonic-deployment.md §1.4): a job's first call
@@ -218,6 +249,7 @@ struct Outputs {
   bool batches = true;
   bool metrics = true;  // metrics-<server>.prom, Triton's Prometheus text
   bool jobs = true;     // jobs.csv, for batch-system workloads
+  bool timeseries = true;  // timeseries.csv, where Prometheus scrapes the farm (a gate or an autoscaler)
 };
 
 struct SimulationOptions {
@@ -257,11 +289,18 @@ struct Scenario {
   // Whether requests can fail (servers that fail, or a client deadline): the outputs then say how.
   bool requests_can_fail() const {
     for (const ServerGroup& g : platform.servers)
-      if (g.failures) return true;
+      if (g.failures || g.autoscaling) return true;
     for (const Module& m : workload.modules)
       if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->client_timeout_s) return true;
     return false;
   }
+  const ServerGroup* autoscaled_group() const {
+    for (const ServerGroup& g : platform.servers)
+      if (g.autoscaling) return &g;
+    return nullptr;
+  }
+  // Prometheus scrapes the servers: for the saturation gate or an autoscaler.
+  bool scraped() const { return autoscaled_group() || (platform.proxy && platform.proxy->gate); }
   std::int64_t total_worker_cores() const {
     std::int64_t cores = 0;
     for (const auto& pool : platform.worker_pools) cores += static_cast<std::int64_t>(pool.nodes) * pool.cores_per_node;

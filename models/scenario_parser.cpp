@@ -186,8 +186,106 @@ ProxySpec parse_proxy(const JsonNode& node) {
   return proxy;
 }
 
+// One direction of the HPA's behaviour; what is not given keeps Kubernetes' default, as the HPA
+// controller fills in unset fields (pkg/apis/autoscaling/v2/defaults.go, GenerateHPAScaleUpRules).
+ScalingRules parse_scaling_rules(const JsonNode& node, ScalingRules rules) {
+  node.allow_only({"stabilization_window", "select", "policies"});
+  if (auto w = node.find("stabilization_window")) {
+    rules.stabilization_window_s = w->duration_s();
+    if (rules.stabilization_window_s > 3600) w->fail("expected at most 3600 s (the HPA's bound on stabilizationWindowSeconds)");
+  }
+  if (auto select = node.find("select")) {
+    const std::string p = select->string();
+    if (p == "max")
+      rules.select = PolicySelect::Max;
+    else if (p == "min")
+      rules.select = PolicySelect::Min;
+    else if (p == "disabled")
+      rules.select = PolicySelect::Disabled;
+    else
+      select->fail("expected \"max\", \"min\" or \"disabled\", got \"" + p + "\"");
+  }
+  if (auto policies = node.find("policies")) {
+    rules.policies.clear();
+    for (const JsonNode& p : policies->non_empty_elements()) {
+      p.allow_only({"type", "value", "period"});
+      ScalingPolicy policy;
+      const std::string type = p.at("type").string();
+      if (type == "pods")
+        policy.kind = ScalingPolicyKind::Pods;
+      else if (type == "percent")
+        policy.kind = ScalingPolicyKind::Percent;
+      else
+        p.at("type").fail("expected \"pods\" or \"percent\", got \"" + type + "\"");
+      policy.value = p.at("value").int_in(1, limits::kMaxServersPerGroup * 100);
+      policy.period_s = p.at("period").positive_duration_s();
+      if (policy.period_s > 1800) p.at("period").fail("expected at most 1800 s (the HPA's bound on periodSeconds)");
+      rules.policies.push_back(policy);
+    }
+  }
+  return rules;
+}
+
+ScalingMetric parse_scaling_metric(const JsonNode& node) {
+  const std::string m = node.string();
+  if (m == "supersonic_load") return ScalingMetric::SupersonicLoad;
+  if (m == "queue_time_per_request") return ScalingMetric::QueueTimePerRequest;
+  if (m == "gpu_utilization") return ScalingMetric::GpuUtilization;
+  if (m == "in_flight_per_replica") return ScalingMetric::InFlightPerReplica;
+  node.fail("expected \"supersonic_load\", \"queue_time_per_request\", \"gpu_utilization\" or "
+            "\"in_flight_per_replica\", got \"" + m + "\"");
+}
+
+AutoscalingSpec parse_autoscaling(const JsonNode& node, int pool) {
+  node.allow_only({"min_replicas", "max_replicas", "initial_replicas", "metric", "metric_window", "threshold",
+                   "metric_type", "tolerance", "sync_period", "polling_interval", "cooldown", "activation_threshold",
+                   "scale_up", "scale_down", "startup", "readiness", "prestop_sleep", "grace_period"});
+  AutoscalingSpec a;
+  a.hpa.max_replicas = node.at("max_replicas").int_in(1, limits::kMaxServersPerGroup);
+  a.min_replicas = 1;
+  if (auto m = node.find("min_replicas")) a.min_replicas = m->int_in(0, a.hpa.max_replicas);
+  a.hpa.min_replicas = std::max(1, a.min_replicas);  // KEDA gives the HPA at least 1; it handles 0 itself
+  a.initial_replicas = a.min_replicas;
+  if (auto i = node.find("initial_replicas")) {
+    a.initial_replicas = i->int_in(a.min_replicas, a.hpa.max_replicas);
+    if (a.initial_replicas > pool)
+      i->fail("expected at most " + std::to_string(pool) + " (the group's count: its GPU pool has that many servers)");
+  } else if (a.initial_replicas > pool) {
+    node.at("min_replicas").fail("expected at most " + std::to_string(pool) +
+                                 " (the group's count: its GPU pool has that many servers)");
+  }
+  if (auto m = node.find("metric")) a.metric = parse_scaling_metric(*m);
+  if (auto w = node.find("metric_window")) a.metric_window_s = w->positive_duration_s();
+  a.hpa.target = node.at("threshold").number_in(0, 1e12);
+  if (!(a.hpa.target > 0)) node.at("threshold").fail("expected a positive threshold");
+  a.hpa.target_kind = MetricTarget::AverageValue;  // KEDA's default metricType
+  if (auto t = node.find("metric_type")) {
+    const std::string kind = t->string();
+    if (kind == "Value")
+      a.hpa.target_kind = MetricTarget::Value;
+    else if (kind != "AverageValue")
+      t->fail("expected \"Value\" or \"AverageValue\", got \"" + kind + "\"");
+  }
+  if (auto t = node.find("tolerance")) a.hpa.tolerance = t->number_in(0, 1);
+  if (auto d = node.find("sync_period")) a.sync_period_s = d->positive_duration_s();
+  if (auto d = node.find("polling_interval")) a.polling_interval_s = d->positive_duration_s();
+  if (auto d = node.find("cooldown")) a.cooldown_s = d->duration_s();
+  if (auto t = node.find("activation_threshold")) a.activation_threshold = t->number_in(0, 1e12);
+  if (auto r = node.find("scale_up")) a.hpa.scale_up = parse_scaling_rules(*r, default_scale_up());
+  if (auto r = node.find("scale_down")) a.hpa.scale_down = parse_scaling_rules(*r, default_scale_down());
+  if (auto d = node.find("startup")) a.startup = parse_distribution(*d);
+  if (auto r = node.find("readiness")) {
+    r->allow_only({"initial_delay", "period"});
+    if (auto d = r->find("initial_delay")) a.readiness_delay_s = d->duration_s();
+    if (auto d = r->find("period")) a.readiness_period_s = d->positive_duration_s();
+  }
+  if (auto d = node.find("prestop_sleep")) a.prestop_sleep_s = d->duration_s();
+  if (auto d = node.find("grace_period")) a.grace_period_s = d->duration_s();
+  return a;
+}
+
 ServerGroup parse_server_group(const JsonNode& node) {
-  node.allow_only({"name", "count", "gpus_per_server", "gpu", "nic", "models", "frontend", "failures"});
+  node.allow_only({"name", "count", "gpus_per_server", "gpu", "nic", "models", "frontend", "failures", "autoscaling"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
@@ -210,6 +308,10 @@ ServerGroup parse_server_group(const JsonNode& node) {
     group.frontend = frontend;
   }
   if (auto f = node.find("failures")) group.failures = parse_failures(*f);
+  if (auto a = node.find("autoscaling")) {
+    if (group.failures) a->fail("a group either fails or is autoscaled, not both (sonicsim simulates them apart)");
+    group.autoscaling = parse_autoscaling(*a, group.count);
+  }
   return group;
 }
 
@@ -265,6 +367,15 @@ Platform parse_platform(const JsonNode& node) {
     if (platform.load_balancing == LoadBalancing::PerJob)
       proxy->fail("a proxy balances requests: expected /platform/load_balancing \"round_robin\", \"random\" or "
                   "\"least_request\" with it");
+  }
+  const JsonNode groups = node.at("servers");
+  int autoscaled = 0;
+  for (std::size_t g = 0; g < platform.servers.size(); ++g) {
+    if (!platform.servers[g].autoscaling) continue;
+    const JsonNode a = groups.elements()[g].at("autoscaling");
+    if (++autoscaled > 1) a.fail("only one server group may be autoscaled");
+    if (!platform.proxy)
+      a.fail("KEDA scales pods behind an Envoy proxy, which learns of them by DNS: expected /platform/proxy");
   }
   return platform;
 }
@@ -472,7 +583,7 @@ SimulationOptions parse_simulation(const JsonNode& node) {
     options.stack_size_kib = static_cast<int>(bytes / 1024);
   }
   if (auto outputs = node.find("outputs")) {
-    options.outputs = Outputs{false, false, false, false, false};
+    options.outputs = Outputs{false, false, false, false, false, false};
     for (const JsonNode& o : outputs->elements()) {
       const std::string name = o.string();
       if (name == "events")
@@ -485,8 +596,11 @@ SimulationOptions parse_simulation(const JsonNode& node) {
         options.outputs.metrics = true;
       else if (name == "jobs")
         options.outputs.jobs = true;
+      else if (name == "timeseries")
+        options.outputs.timeseries = true;
       else
-        o.fail("expected one of \"events\", \"requests\", \"batches\", \"metrics\", \"jobs\", got \"" + name + "\"");
+        o.fail("expected one of \"events\", \"requests\", \"batches\", \"metrics\", \"jobs\", \"timeseries\", got \"" +
+               name + "\"");
     }
   }
   return options;

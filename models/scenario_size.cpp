@@ -141,9 +141,11 @@ std::int64_t simulated_actors(const Scenario& s) {
   } else {
     actors = concurrent_jobs(s) + (s.workload.submit ? 1 : 0);  // a batch system has its submitting actor
   }
-  if (s.platform.proxy) actors += s.platform.proxy->gate ? 2 : 1;  // its relay, and Prometheus
+  if (s.platform.proxy) actors += 1;  // its relay
+  if (s.scraped()) actors += 1;        // Prometheus
+  if (s.autoscaled_group()) actors += 1;  // KEDA and the HPA
   for (const ServerGroup& group : s.platform.servers) {
-    std::int64_t per_server = (group.frontend ? group.frontend->threads : 0) + (group.failures ? 1 : 0);
+    std::int64_t per_server = (group.frontend ? group.frontend->threads : 0) + (group.failures || group.autoscaling ? 1 : 0);
     for (const std::string& name : group.models)
       per_server += 1 + active_instances(s.models[static_cast<std::size_t>(s.model_index(name))], group);
     actors += per_server * group.count;

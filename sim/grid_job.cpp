@@ -36,7 +36,9 @@ void GridJob::operator()() {
   const Workload& w = context_.scenario.workload;
   // Refused by the saturation gate, the job runs every inference module on its CPU (CMSSW's
   // TritonService skips the server and starts its local fallback for the whole job).
-  on_cpu_.assign(w.modules.size(), context_.gate && !context_.gate->admit());
+  gated_ = context_.gate && !context_.gate->admit();
+  on_cpu_.assign(w.modules.size(), gated_);
+  context_.recorder.job_began();
   int done = 0;
   for (int event = 0;; ++event) {
     if (events_ && event >= *events_) break;
@@ -47,7 +49,9 @@ void GridJob::operator()() {
       break;
     }
     ++done;
+    if (gated_) context_.recorder.event_gated();
   }
+  context_.recorder.job_finished();
   end_of_job();
 }
 

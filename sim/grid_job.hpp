@@ -86,6 +86,7 @@ class GridJob {
   simgrid::s4u::Mailbox* inbox_;
   bool failed_ = false;
   std::vector<bool> on_cpu_;  // per module: fell back to the CPU for the rest of the job
+  bool gated_ = false;        // the saturation gate refused the job: every module on the CPU
 
   // The module being run: its requests, and the bookkeeping of the event's answers.
   struct Current {

@@ -63,6 +63,9 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
 
 void InferenceServer::start() {
   const double now = sg4::Engine::get_clock();
+  accepting_ = true;
+  for (const sg4::ActorPtr& actor : exited_) actor->kill();
+  exited_.clear();
   auto spawn = [this](const std::string& name, std::function<void()> body) {
     sg4::ActorPtr actor = sg4::Actor::create(node_.name + name, node_.host, std::move(body));
     actor->daemonize();
@@ -107,9 +110,10 @@ void InferenceServer::reset_queue(ModelQueue& queue) {
   }
 }
 
-void InferenceServer::fail() {
+std::int64_t InferenceServer::fail() {
   const double now = sg4::Engine::get_clock();
   up_ = false;
+  in_hand_ = 0;
   ++generation_;
   for (const sg4::ActorPtr& actor : actors_) actor->kill();  // a running kernel is cancelled with its actor
   actors_.clear();
@@ -141,6 +145,13 @@ void InferenceServer::fail() {
   std::sort(lost.begin(), lost.end(),
             [](const InFlightRequest* a, const InFlightRequest* b) { return a->record.id < b->record.id; });
   for (InFlightRequest* request : lost) send_unavailable(request);
+  return static_cast<std::int64_t>(lost.size());
+}
+
+void InferenceServer::exit() {
+  up_ = false;
+  ++generation_;
+  exited_ = std::exchange(actors_, {});
 }
 
 std::deque<InFlightRequest*> InferenceServer::take_refused() { return std::exchange(refused_, {}); }
@@ -160,11 +171,12 @@ void InferenceServer::send_unavailable(InFlightRequest* request) {
 
 void InferenceServer::receive(InFlightRequest* request) {
   request->record.arrived_s = sg4::Engine::get_clock();
-  if (!up_) {
+  if (!up_ || !accepting_) {
     refused_.push_back(request);
     refused_ready_->release();
     return;
   }
+  ++in_hand_;
   if (!frontend_ || frontend_instant(frontend_->request_s(request->record.input_bytes))) return admit(request);
   queue_frontend_task({request, 0, true});
 }
@@ -317,6 +329,7 @@ void InferenceServer::respond(InFlightRequest* request, double bytes) {
 }
 
 void InferenceServer::send_response(InFlightRequest* request, double bytes) {
+  if (--in_hand_ == 0 && !accepting_) refused_ready_->release();
   request->record.responded_s = sg4::Engine::get_clock();
   request->reply_to->put_init(request, static_cast<std::uint64_t>(bytes))->detach();
 }
@@ -389,11 +402,14 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
 }
 
 std::vector<std::unique_ptr<InferenceServer>> start_servers(const Scenario& scenario, const FarmPlatform& farm,
-                                                            Recorder& recorder) {
+                                                            Recorder& recorder, const std::vector<bool>& running) {
   std::vector<std::unique_ptr<InferenceServer>> servers;
   for (std::size_t s = 0; s < farm.servers.size(); ++s) {
     servers.push_back(std::make_unique<InferenceServer>(static_cast<int>(s), farm.servers[s], scenario, recorder));
-    servers.back()->start();
+    if (running.empty() || running[s])
+      servers.back()->start();
+    else
+      servers.back()->start_down();
   }
   return servers;
 }

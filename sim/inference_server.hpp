@@ -33,6 +33,9 @@ class InferenceServer {
   // Creates the instance and batcher-timer actors: before the run, and again at each restart.
   void start();
 
+  // Instead of start(): the server begins without a running process (no pod), until restart().
+  void start_down() { up_ = false; }
+
   simgrid::s4u::Host* host() const { return node_.host; }
   bool up() const { return up_; }
 
@@ -42,7 +45,16 @@ class InferenceServer {
   // The server process dies: its actors stop, and every request it holds (queued, in a running
   // batch, in the frontend) fails with UNAVAILABLE. Called from an actor on the server host, which
   // sends those answers: a broken connection reaches the client like an empty response.
-  void fail();
+  // Returns how many requests it held.
+  std::int64_t fail();
+  // The server process ends by itself, holding no request: it is down from now. Its threads are idle;
+  // they are only reaped at the next start(), so that answers they sent still arrive.
+  void exit();
+  // SIGTERM: the server refuses new requests (as if down) and finishes those it holds. Waiters on
+  // refused_ready() are also signalled when the last of them has been answered.
+  void stop_accepting() { accepting_ = false; }
+  // Requests received and not yet answered.
+  std::int64_t in_hand() const { return in_hand_; }
   // Requests that arrived while the server is down, to be refused from the server host.
   std::deque<InFlightRequest*> take_refused();
   // Signalled when a request arrives while the server is down.
@@ -121,14 +133,18 @@ class InferenceServer {
   int frontend_tasks_in_hand_ = 0;              // queued or being worked on
   std::vector<InFlightRequest*> frontend_working_;  // the requests a handler thread holds now
   bool up_ = true;
+  bool accepting_ = true;
+  std::int64_t in_hand_ = 0;
   std::uint64_t generation_ = 0;  // one more at each failure: timers set before it do nothing
   std::vector<simgrid::s4u::ActorPtr> actors_;  // the server process's threads
+  std::vector<simgrid::s4u::ActorPtr> exited_;  // the threads of a process that exited, to reap
   std::deque<InFlightRequest*> refused_;
   simgrid::s4u::SemaphorePtr refused_ready_ = simgrid::s4u::Semaphore::create(0);
 };
 
 // One started server per node of the platform, in order.
+// `running[s]`: server s starts at t = 0; the others start down, until restart() (all when empty).
 std::vector<std::unique_ptr<InferenceServer>> start_servers(const Scenario& scenario, const FarmPlatform& farm,
-                                                            Recorder& recorder);
+                                                            Recorder& recorder, const std::vector<bool>& running = {});
 
 }  // namespace sonicsim::sim

@@ -50,6 +50,7 @@ void Recorder::job_submitted(int job, double now) {
   record.job = job;
   record.submit_s = now;
   record.attempt = attempt;
+  ++jobs_queued_;
 }
 
 void Recorder::job_started(int job, int node, double now) {
@@ -57,6 +58,7 @@ void Recorder::job_started(int job, int node, double now) {
   record.start_s = now;
   record.node = node;
   record.outcome = JobOutcome::Running;
+  --jobs_queued_;
 }
 
 void Recorder::job_ended(int job, double now, bool failed, bool resubmitted) {
@@ -191,6 +193,32 @@ void Recorder::batch_executed(const BatchRecord& batch) {
   }
 }
 
+void Recorder::job_began() {
+  const double now = sg4::Engine::get_clock();
+  results_.job_core_seconds += static_cast<double>(jobs_running_) * (now - jobs_counted_to_s_);
+  jobs_counted_to_s_ = now;
+  ++jobs_running_;
+}
+
+void Recorder::job_finished() {
+  const double now = sg4::Engine::get_clock();
+  results_.job_core_seconds += static_cast<double>(jobs_running_) * (now - jobs_counted_to_s_);
+  jobs_counted_to_s_ = now;
+  --jobs_running_;
+}
+
+double Recorder::gpu_busy_s(int server, int gpu, double now) const {
+  const GpuState& g = gpu_state_[server][gpu];
+  return g.busy_s + (g.active > 0 ? now - g.busy_since : 0);
+}
+
+void Recorder::timeseries_row(const TimeseriesRow& row) {
+  if (static_cast<std::int64_t>(results_.timeseries.size()) >= limits::kMaxTimeseriesRows)
+    return stop_at_limit("more than " + std::to_string(limits::kMaxTimeseriesRows) +
+                         " Prometheus scrapes (time series rows); scrape less often");
+  results_.timeseries.push_back(row);
+}
+
 void Recorder::kernel_started(int server, int gpu, double now) {
   GpuState& g = gpu_state_[server][gpu];
   if (g.active++ == 0) g.busy_since = now;
@@ -232,6 +260,7 @@ void Recorder::transferred(const sg4::Host* from, const sg4::Host* to, double by
 
 SimulationResults Recorder::finish(double end_s) {
   results_.end_s = end_s;
+  results_.job_core_seconds += static_cast<double>(jobs_running_) * (end_s - jobs_counted_to_s_);
   results_.requests_in_flight_at_end = requests_in_flight();
   results_.events_incomplete = events_started_ - events_failed_ - static_cast<std::int64_t>(results_.events.size());
   for (std::size_t server = 0; server < gpu_state_.size(); ++server) {

@@ -54,6 +54,18 @@ class Recorder {
     if (no_metric) ++results_.gate_checks_without_metric;
   }
   void server_restarted() { ++results_.server_restarts; }
+  void event_gated() { ++results_.events_on_gate_fallback; }  // an event of a job the gate refused
+
+  // Jobs running now (static farm and batch system) and waiting in the batch system's queue.
+  void job_began();
+  void job_finished();
+  std::int64_t jobs_running() const { return jobs_running_; }
+  std::int64_t jobs_queued() const { return jobs_queued_; }
+  std::int64_t jobs_gated() const { return results_.jobs_gated; }
+  void timeseries_row(const TimeseriesRow& row);
+
+  // Seconds GPU `gpu` of `server` has had a kernel running, up to now.
+  double gpu_busy_s(int server, int gpu, double now) const;
 
   std::int64_t new_batch_id() { return next_batch_id_++; }
   void batch_executed(const BatchRecord& batch);
@@ -107,6 +119,8 @@ class Recorder {
   std::int64_t next_batch_id_ = 0;
   std::int64_t events_started_ = 0;
   std::int64_t events_failed_ = 0;
+  std::int64_t jobs_running_ = 0, jobs_queued_ = 0;
+  double jobs_counted_to_s_ = 0;  // job_core_seconds integrated up to here
   std::vector<std::size_t> job_record_;  // job -> its current run in results_.jobs
   std::vector<std::unique_ptr<InFlightRequest>> all_requests_;  // owns every request ever allocated
   std::vector<InFlightRequest*> free_requests_;

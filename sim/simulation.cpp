@@ -12,6 +12,7 @@
 #include "models/json_reader.hpp"
 #include "models/scenario_size.hpp"
 #include "models/job_submission.hpp"
+#include "sim/autoscaler.hpp"
 #include "sim/batch_system.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/grid_job.hpp"
@@ -19,6 +20,7 @@
 #include "sim/job_placement.hpp"
 #include "sim/load_balancer.hpp"
 #include "sim/platform.hpp"
+#include "sim/prometheus.hpp"
 #include "sim/proxy.hpp"
 #include "sim/recorder.hpp"
 #include "sim/saturation_gate.hpp"
@@ -26,6 +28,33 @@
 
 namespace sonicsim {
 namespace sg4 = simgrid::s4u;
+namespace {
+
+// The farm at a Prometheus scrape, the metrics over the window of the autoscaler (or the gate).
+void record_timeseries_row(const Scenario& scenario, const sim::Prometheus& prometheus,
+                           const sim::Autoscaler* autoscaler, const RequestBalancer& balancer,
+                           sim::Recorder& recorder) {
+  TimeseriesRow row;
+  row.t_s = sg4::Engine::get_clock();
+  const double window_s = scenario.autoscaled_group() ? scenario.autoscaled_group()->autoscaling->metric_window_s
+                                                      : scenario.platform.proxy->gate->window_s;
+  if (autoscaler) {
+    autoscaler->describe(row);
+  } else {
+    for (int s = 0; s < balancer.servers(); ++s) row.ready += balancer.ready(s) ? 1 : 0;
+    row.desired = balancer.servers();
+    row.metric = prometheus.supersonic_load_ms(window_s);
+  }
+  row.requests_per_s = prometheus.requests_per_s(window_s);
+  row.queue_ms = prometheus.queue_ms_per_request(window_s);
+  row.gpu_utilization = prometheus.gpu_utilization(window_s);
+  row.jobs_running = recorder.jobs_running();
+  row.jobs_queued = recorder.jobs_queued();
+  row.jobs_gated = recorder.jobs_gated();
+  recorder.timeseries_row(row);
+}
+
+}  // namespace
 
 SimulationResults simulate(const Scenario& scenario) {
   const auto engine_owner = sim::make_engine(scenario.simulation);
@@ -34,8 +63,11 @@ SimulationResults simulate(const Scenario& scenario) {
   sim::configure_stack_guards(simulated_actors(scenario));
   const sim::FarmPlatform farm = sim::build_platform(scenario);
   sim::Recorder recorder(scenario, farm);
-  std::vector<std::unique_ptr<sim::InferenceServer>> servers = sim::start_servers(scenario, farm, recorder);
+  const std::vector<bool> running = sim::Autoscaler::initially_running(scenario, farm);
+  std::vector<std::unique_ptr<sim::InferenceServer>> servers = sim::start_servers(scenario, farm, recorder, running);
   RequestBalancer balancer = sim::make_balancer(scenario, farm);
+  for (std::size_t s = 0; s < running.size(); ++s)
+    if (!running[s]) balancer.set_ready(static_cast<int>(s), false);  // a server without a pod is in no DNS answer
   std::optional<sim::Proxy> proxy;
   if (scenario.platform.proxy) {
     proxy.emplace(*scenario.platform.proxy, farm.proxy, balancer, recorder);
@@ -43,10 +75,18 @@ SimulationResults simulate(const Scenario& scenario) {
   }
   sim::start_server_failures(scenario, farm, servers, balancer, proxy ? &*proxy : nullptr, recorder);
 
+  std::optional<sim::Prometheus> prometheus;
   std::optional<sim::SaturationGate> gate;
-  if (scenario.platform.proxy && scenario.platform.proxy->gate) {
-    gate.emplace(scenario, farm, servers, balancer, recorder);
-    gate->start();
+  std::optional<sim::Autoscaler> autoscaler;
+  if (scenario.scraped()) {
+    prometheus.emplace(scenario, farm, servers, balancer, recorder);
+    prometheus->start();
+    if (scenario.platform.proxy->gate) gate.emplace(*scenario.platform.proxy->gate, *prometheus, balancer, recorder);
+    if (scenario.autoscaled_group()) {
+      autoscaler.emplace(scenario, farm, servers, *proxy, *prometheus);
+      autoscaler->start();
+    }
+    prometheus->after_scrape([&] { record_timeseries_row(scenario, *prometheus, autoscaler ? &*autoscaler : nullptr, balancer, recorder); });
   }
 
   const sim::JobContext context{scenario, servers, balancer, recorder, proxy ? &*proxy : nullptr,
@@ -81,6 +121,16 @@ SimulationResults simulate(const Scenario& scenario) {
                          "deadlock); sonicsim does not simulate this scenario correctly, please report it");
   std::string violation = recorder.invariant_violation();
   SimulationResults results = recorder.finish(sg4::Engine::get_clock());
+  results.scraped = prometheus.has_value();
+  if (autoscaler) results.autoscaling = autoscaler->totals(results.end_s);
+  for (const sim::ServerNode& node : farm.servers)
+    if (!scenario.platform.servers[static_cast<std::size_t>(node.group)].autoscaling)
+      results.fixed_gpu_seconds += static_cast<double>(node.gpus.size()) * results.end_s;
+  if (scenario.costs) {
+    results.currency = scenario.costs->currency;
+    results.cpu_core_hour_price = scenario.costs->cpu_core_hour;
+    results.gpu_hour_price = scenario.costs->gpu_hour;
+  }
   if (violation.empty()) violation = first_invariant_violation(results, scenario.workload.duration_s.has_value());
   if (!violation.empty())
     throw std::logic_error("sonicsim internal error: " + violation + " (" + scenario.file +

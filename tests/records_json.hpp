@@ -1,9 +1,20 @@
 #pragma once
 // JSON round trip of the result records, so a simulation run in a child process can hand its
 // results back to the test, exactly (nlohmann writes doubles with round-trip precision).
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "analysis/records.hpp"
+
+// nlohmann 3.11 has no std::optional support: null for no value.
+NLOHMANN_JSON_NAMESPACE_BEGIN
+template <typename T>
+struct adl_serializer<std::optional<T>> {
+  static void to_json(json& j, const std::optional<T>& x) { j = x ? json(*x) : json(nullptr); }
+  static void from_json(const json& j, std::optional<T>& x) { x = j.is_null() ? std::nullopt : std::optional<T>(j.get<T>()); }
+};
+NLOHMANN_JSON_NAMESPACE_END
 
 namespace sonicsim {
 
@@ -42,6 +53,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RequestRecord, id, job, event, module, model,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BatchRecord, id, server, model, instance, gpu, requests, units, start_s, end_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuRecord, server, gpu, busy_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkRecord, name, bandwidth_Bps, bytes, shared)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimeseriesRow, t_s, pending, starting, ready, draining, desired, metric,
+                                   requests_per_s, queue_ms, gpu_utilization, jobs_running, jobs_queued, jobs_gated)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AutoscalingTotals, gpu_seconds, ready_replica_seconds, max_ready, pods_created,
+                                   pods_ready, pods_deleted, requests_refused_draining, requests_killed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_quantile, warmup_s, end_s, server_names, model_names,
                                    module_names, events, requests, batches, gpus, links, requests_sent,
                                    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
@@ -50,6 +65,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_qu
                                    requests_failed_deadline, requests_failed_cancelled, requests_retried,
                                    requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s,
                                    server_failures, server_restarts, gated, gate_checks, jobs_gated,
-                                   gate_checks_without_metric)
+                                   gate_checks_without_metric, events_on_gate_fallback, scraped, timeseries,
+                                   autoscaling, fixed_gpu_seconds, job_core_seconds, currency, cpu_core_hour_price,
+                                   gpu_hour_price)
 
 }  // namespace sonicsim

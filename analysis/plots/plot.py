@@ -11,6 +11,10 @@
       per-GPU utilisation over time (batches.csv), one panel per run, and for each run how evenly
       the GPUs are loaded: the coefficient of variation across GPUs of their whole-run busy time,
       and its mean and maximum over the time bins in which the GPUs are at least 2% busy.
+  plot.py timeseries OUTPUT_DIR [--threshold T] [--bin 60] --out autoscaling.png
+      from a run with timeseries.csv (a saturation gate or an autoscaler): replicas by phase and the
+      replicas asked for, the metric against the threshold, and, where events.csv was written, the
+      mean per-event time of the events starting in each bin.
 """
 import argparse
 import csv
@@ -214,6 +218,56 @@ def gpus_plot(args):
     print(args.out)
 
 
+def optional_number(path, line, column, text):
+    return None if text == "" else number(path, line, column, text)
+
+
+def timeseries_plot(args):
+    path = os.path.join(args.output_dir, "timeseries.csv")
+    columns = ["time_s", "pending", "starting", "ready", "draining", "desired", "metric"]
+    rows = read_csv(path, columns)
+    series = {c: [optional_number(path, i + 2, c, row[c]) for i, row in enumerate(rows)] for c in columns}
+    t = series["time_s"]
+    panels = 3 if os.path.exists(os.path.join(args.output_dir, "events.csv")) else 2
+    fig, axes = plt.subplots(panels, 1, figsize=(9, 2.6 * panels), sharex=True)
+    ax = axes[0]
+    ax.step(t, series["ready"], where="post", label="ready")
+    ax.step(t, [s + p for s, p in zip(series["starting"], series["pending"])], where="post", label="starting + pending")
+    ax.step(t, series["draining"], where="post", label="draining")
+    ax.step(t, series["desired"], where="post", linestyle="--", label="asked for")
+    ax.set_ylabel("replicas")
+    ax.legend(fontsize="small", loc="upper right")
+    ax = axes[1]
+    known = [(x, y) for x, y in zip(t, series["metric"]) if y is not None]
+    ax.plot([x for x, _ in known], [y for _, y in known], label="metric", linewidth=1)
+    if args.threshold is not None:
+        ax.axhline(args.threshold, color="red", linestyle=":", label=f"threshold {args.threshold:g}")
+    ax.set_ylabel("metric")
+    ax.legend(fontsize="small", loc="upper right")
+    above = sum(1 for _, y in known if args.threshold is not None and y > args.threshold)
+    print(f"{len(rows)} scrapes; most replicas ready at once {max(series['ready']):g}; "
+          f"metric above the threshold in {above} of {len(known)} scrapes with a value")
+    if panels == 3:
+        epath = os.path.join(args.output_dir, "events.csv")
+        events = read_csv(epath, ["start_s", "time_s"])
+        end = max(t) if t else 0
+        bins = max(1, int(math.ceil(end / args.bin)))
+        sums, counts = [0.0] * bins, [0] * bins
+        for i, e in enumerate(events):
+            start = number(epath, i + 2, "start_s", e["start_s"])
+            b = min(bins - 1, int(start // args.bin))
+            sums[b] += number(epath, i + 2, "time_s", e["time_s"])
+            counts[b] += 1
+        centres = [(b + 0.5) * args.bin for b in range(bins) if counts[b]]
+        means = [sums[b] / counts[b] for b in range(bins) if counts[b]]
+        axes[2].plot(centres, means, marker=".", linewidth=1)
+        axes[2].set_ylabel("per-event time (s)")
+    axes[-1].set_xlabel("simulated time (s)")
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=120)
+    print(args.out)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -231,10 +285,15 @@ def main():
     g.add_argument("--labels", help="comma-separated names of the runs (default: their directory names)")
     g.add_argument("--bin", type=float, default=300, help="time bin in simulated seconds (default 300)")
     g.add_argument("--out", required=True)
+    ts = sub.add_parser("timeseries", help="replicas, metric and threshold over time of one run")
+    ts.add_argument("output_dir")
+    ts.add_argument("--threshold", type=float, help="the threshold to draw against the metric")
+    ts.add_argument("--bin", type=float, default=60, help="bin of the per-event time in simulated seconds (default 60)")
+    ts.add_argument("--out", required=True)
     args = parser.parse_args()
-    if args.command == "gpus" and not (math.isfinite(args.bin) and args.bin > 0):
+    if args.command in ("gpus", "timeseries") and not (math.isfinite(args.bin) and args.bin > 0):
         fail("--bin: expected a positive number of seconds")
-    {"sweep": sweep_plot, "run": run_plots, "gpus": gpus_plot}[args.command](args)
+    {"sweep": sweep_plot, "run": run_plots, "gpus": gpus_plot, "timeseries": timeseries_plot}[args.command](args)
 
 
 if __name__ == "__main__":
