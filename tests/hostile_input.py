@@ -435,6 +435,39 @@ bad_scenario("gate with a negative threshold", lambda s: (gated(threshold=-1)(s)
 bad_scenario("gate without a threshold", gated(window="30s"), "/platform/proxy/saturation_gate/threshold: ", "missing")
 bad_scenario("gate with a zero window", gated(threshold=1, window="0s"), "/platform/proxy/saturation_gate/window: ")
 bad_scenario("zero scrape interval", setter("/platform/scrape_interval", "0s"), "/platform/scrape_interval: ")
+def autoscaled(**autoscaling):
+    def edit(s):
+        proxied()(s)
+        s["platform"]["servers"][0]["count"] = 2
+        s["platform"]["servers"][0]["autoscaling"] = {"max_replicas": 2, "threshold": 20, **autoscaling}
+    return edit
+AS = "/platform/servers/0/autoscaling"
+bad_scenario("autoscaling without a proxy", setter("/platform/servers/0/autoscaling", {"max_replicas": 1, "threshold": 1}),
+             AS + ": ", "/platform/proxy")
+bad_scenario("autoscaling without max_replicas", lambda s: (autoscaled()(s), s["platform"]["servers"][0]["autoscaling"].pop("max_replicas")),
+             AS + "/max_replicas: ", "missing")
+bad_scenario("autoscaling with zero threshold", autoscaled(threshold=0), AS + "/threshold: ", "positive")
+bad_scenario("autoscaling min above max", autoscaled(min_replicas=3), AS + "/min_replicas: ")
+bad_scenario("autoscaling initial above the pool", autoscaled(max_replicas=5, initial_replicas=3), AS + "/initial_replicas: ",
+             "GPU pool")
+bad_scenario("autoscaling with an unknown metric", autoscaled(metric="p99_latency"), AS + "/metric: ", "supersonic_load")
+bad_scenario("autoscaling with an unknown metric type", autoscaled(metric_type="Utilization"), AS + "/metric_type: ",
+             "AverageValue")
+bad_scenario("autoscaling with an empty policy list", autoscaled(scale_up={"policies": []}), AS + "/scale_up/policies: ")
+bad_scenario("autoscaling policy of zero pods", autoscaled(scale_up={"policies": [{"type": "pods", "value": 0, "period": "15s"}]}),
+             AS + "/scale_up/policies/0/value: ")
+bad_scenario("autoscaling policy period too long", autoscaled(scale_down={"policies": [{"type": "percent", "value": 10, "period": "31min"}]}),
+             AS + "/scale_down/policies/0/period: ", "1800")
+bad_scenario("autoscaling stabilization window too long", autoscaled(scale_down={"stabilization_window": "2h"}),
+             AS + "/scale_down/stabilization_window: ", "3600")
+bad_scenario("autoscaling with an unknown select", autoscaled(scale_up={"select": "median"}), AS + "/scale_up/select: ")
+bad_scenario("autoscaling with a zero sync period", autoscaled(sync_period="0s"), AS + "/sync_period: ")
+bad_scenario("autoscaling with a zero probe period", autoscaled(readiness={"period": "0s"}), AS + "/readiness/period: ")
+bad_scenario("autoscaling with a negative grace period", autoscaled(grace_period="-1s"), AS + "/grace_period: ")
+bad_scenario("autoscaling with an unknown key", autoscaled(cooldown_period="1s"), AS + "/cooldown_period: ", "unknown key")
+bad_scenario("autoscaled group that also fails", lambda s: (autoscaled()(s), s["platform"]["servers"][0].update(
+             {"failures": {"at": ["1s"]}})), AS + ": ", "not both")
+bad_scenario("unknown output", setter("/simulation/outputs", ["timeseries", "pods"]), "/simulation/outputs/1: ", "timeseries")
 # Servers that fail every millisecond and come back at once: the run stops at the bound on
 # failures, with one line, instead of running for ever.
 def flapping(s):
