@@ -155,7 +155,10 @@ struct SimulationResults {
   // The saturation gate, when there is one.
   bool gated = false;
   std::int64_t gate_checks = 0, jobs_gated = 0, gate_checks_without_metric = 0;
-  std::int64_t events_on_gate_fallback = 0;  // events of jobs the gate refused
+  std::int64_t events_on_gate_fallback = 0;  // events of jobs the gate (or the token bucket) refused
+  // The proxy's token bucket on new connections, when there is one.
+  bool connection_limited = false;
+  std::int64_t connections = 0, connections_refused = 0;
   // Prometheus scraped the servers (a gate or an autoscaler): one row per scrape.
   bool scraped = false;
   std::vector<TimeseriesRow> timeseries;

@@ -177,6 +177,8 @@ Summary summarize(const SimulationResults& r) {
                                 r.cpu_lost_s};
   if (r.gated) s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric, r.events_on_gate_fallback};
   if (r.scraped) s.usage = summarize_usage(r);
+  if (r.connection_limited) s.connections = std::make_pair(r.connections, r.connections_refused);
+  s.events_on_gate_fallback = r.events_on_gate_fallback;
   return s;
 }
 
@@ -229,6 +231,10 @@ nlohmann::json summary_to_json(const Summary& s) {
                         {"jobs_refused", s.gate->refused},
                         {"checked_without_metric", s.gate->without_metric},
                         {"events_on_cpu", s.gate->events_on_cpu}};
+  if (s.connections)
+    document["connections"] = {{"opened", s.connections->first},
+                               {"refused", s.connections->second},
+                               {"events_on_cpu", s.events_on_gate_fallback}};
   if (s.usage) {
     document["usage"] = usage_json(*s.usage);
     if (s.usage->autoscaling) document["autoscaling"] = autoscaling_json(*s.usage);
@@ -287,6 +293,9 @@ std::string format_summary(const Summary& s) {
     add("gate        %lld of %lld starting jobs refused (run on their CPU); %lld checked before the metric had a value\n",
         static_cast<long long>(s.gate->refused), static_cast<long long>(s.gate->checks),
         static_cast<long long>(s.gate->without_metric));
+  if (s.connections)
+    add("connections %lld opened, %lld refused by the proxy's token bucket (those jobs run on their CPU)\n",
+        static_cast<long long>(s.connections->first), static_cast<long long>(s.connections->second));
   if (s.usage && s.usage->autoscaling) {
     const AutoscalingTotals& a = *s.usage->autoscaling;
     add("autoscaler  %.2f ready replicas on average (at most %d), %lld pods created, %lld deleted; %lld requests "

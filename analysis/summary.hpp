@@ -89,6 +89,8 @@ struct Summary {
   std::optional<FailureSummary> failures;
   std::optional<GateSummary> gate;
   std::optional<UsageSummary> usage;
+  std::optional<std::pair<std::int64_t, std::int64_t>> connections;  // opened, refused by the token bucket
+  std::int64_t events_on_gate_fallback = 0;
 };
 
 Summary summarize(const SimulationResults& results);

@@ -11,6 +11,7 @@
 
 #include "models/distribution.hpp"
 #include "models/hpa.hpp"
+#include "models/token_bucket.hpp"
 #include "models/kernel_latency.hpp"
 #include "models/perf_load.hpp"
 #include "models/triton/model_config.hpp"
@@ -111,6 +112,9 @@ struct ProxySpec {
   double dns_refresh_s = 5;     // STRICT_DNS dns_refresh_rate: when membership changes reach the proxy
   double connect_timeout_s = 5; // cluster connect_timeout: how long a request to a dead server waits
   std::optional<SaturationGateSpec> gate;
+  // SuperSONIC's optional listener token bucket on new connections (supersonic-deployment.md §1.4(a)):
+  // a job connects once, at its start; refused, it runs on its CPU as if gated.
+  std::optional<TokenBucketSpec> connection_limit;
 };
 
 enum class LoadBalancing { PerJob, RoundRobin, Random, LeastRequest };

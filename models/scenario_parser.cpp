@@ -169,7 +169,8 @@ ServerFailures parse_failures(const JsonNode& node) {
 }
 
 ProxySpec parse_proxy(const JsonNode& node) {
-  node.allow_only({"nic", "threads", "per_request", "dns_refresh", "connect_timeout", "saturation_gate"});
+  node.allow_only({"nic", "threads", "per_request", "dns_refresh", "connect_timeout", "saturation_gate",
+                   "connection_limit"});
   ProxySpec proxy;
   proxy.nic = parse_link(node.at("nic"));
   if (auto t = node.find("threads")) proxy.threads = t->int_in(1, limits::kMaxFrontendThreads);
@@ -182,6 +183,14 @@ ProxySpec parse_proxy(const JsonNode& node) {
     gate.threshold_ms = g->at("threshold").number_in(0, 1e12);
     if (auto w = g->find("window")) gate.window_s = w->positive_duration_s();
     proxy.gate = gate;
+  }
+  if (auto limit = node.find("connection_limit")) {
+    limit->allow_only({"max_tokens", "tokens_per_fill", "fill_interval"});
+    TokenBucketSpec bucket;
+    if (auto t = limit->find("max_tokens")) bucket.max_tokens = t->int_in(1, 1'000'000'000);
+    if (auto t = limit->find("tokens_per_fill")) bucket.tokens_per_fill = t->int_in(1, 1'000'000'000);
+    if (auto d = limit->find("fill_interval")) bucket.fill_interval_s = d->positive_duration_s();
+    proxy.connection_limit = bucket;
   }
   return proxy;
 }
@@ -645,6 +654,8 @@ void check_consistency(const JsonNode& root, Scenario& s) {
     if (!inference) continue;
     if (s.platform.proxy && s.platform.proxy->gate && !inference->cpu_fallback)
       modules[i].fail("a job the saturation gate refuses runs this module on its CPU: expected a \"cpu_fallback\" time");
+    if (s.platform.proxy && s.platform.proxy->connection_limit && !inference->cpu_fallback)
+      modules[i].fail("a job whose connection the proxy refuses runs this module on its CPU: expected a \"cpu_fallback\" time");
     if (!is_served(s, s.models[inference->model].name) && !inference->cpu_fallback)
       modules[i].fail("model \"" + s.models[inference->model].name +
                       "\" is served by no server group: expected a \"cpu_fallback\" time");

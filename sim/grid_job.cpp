@@ -36,7 +36,8 @@ void GridJob::operator()() {
   const Workload& w = context_.scenario.workload;
   // Refused by the saturation gate, the job runs every inference module on its CPU (CMSSW's
   // TritonService skips the server and starts its local fallback for the whole job).
-  gated_ = context_.gate && !context_.gate->admit();
+  // The job's connection to the proxy comes first; refused, there is no RepositoryIndex call to gate.
+  gated_ = (context_.proxy && !context_.proxy->accept_connection()) || (context_.gate && !context_.gate->admit());
   on_cpu_.assign(w.modules.size(), gated_);
   context_.recorder.job_began();
   int done = 0;

@@ -7,7 +7,16 @@ namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 
 Proxy::Proxy(const ProxySpec& spec, sg4::Host* host, RequestBalancer& balancer, Recorder& recorder)
-    : spec_(spec), host_(host), balancer_(balancer), recorder_(recorder), responses_(sg4::Mailbox::by_name("proxy")) {}
+    : spec_(spec), host_(host), balancer_(balancer), recorder_(recorder), responses_(sg4::Mailbox::by_name("proxy")) {
+  if (spec.connection_limit) connection_tokens_.emplace(*spec.connection_limit);
+}
+
+bool Proxy::accept_connection() {
+  if (!connection_tokens_) return true;
+  const bool accepted = connection_tokens_->take(sg4::Engine::get_clock());
+  recorder_.connection_opened(!accepted);
+  return accepted;
+}
 
 void Proxy::start() {
   sg4::ActorPtr relaying = sg4::Actor::create("proxy/relay", host_, [this] { relay(); });

@@ -9,10 +9,12 @@
 // upload to the server); the responses are relayed by the proxy's own actor.
 #include <deque>
 #include <map>
+#include <optional>
 
 #include <simgrid/s4u.hpp>
 
 #include "models/request_balancer.hpp"
+#include "models/token_bucket.hpp"
 #include "models/scenario.hpp"
 #include "sim/recorder.hpp"
 
@@ -33,6 +35,8 @@ class Proxy {
   void membership_changed(int server, bool up);
   // Brings the balancer's view up to the last DNS resolution: call before it picks a server.
   void resolve();
+  // A job opens its connection now: whether the listener's token bucket lets it in (always, without one).
+  bool accept_connection();
   // One-way latency from the proxy to `client`: how long a locally generated error takes to arrive.
   double latency_to(simgrid::s4u::Host* client);
 
@@ -45,6 +49,7 @@ class Proxy {
   Recorder& recorder_;
   simgrid::s4u::Mailbox* responses_;
   std::map<simgrid::s4u::Host*, double> latency_;
+  std::optional<TokenBucket> connection_tokens_;
   // Changes not yet resolved, in time order: (resolution time, server, up). Resolved when the proxy
   // next picks a server, rather than by timers, which would keep the simulation running past its jobs.
   struct Change {

@@ -31,6 +31,7 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
     results_.module_names.push_back(std::visit([](const auto& mod) { return mod.name; }, m));
   results_.failures_possible = scenario.requests_can_fail();
   results_.gated = scenario.platform.proxy && scenario.platform.proxy->gate;
+  results_.connection_limited = scenario.platform.proxy && scenario.platform.proxy->connection_limit;
   if (scenario.workload.submit) {
     results_.batch_system = true;
     results_.worker_cores = scenario.total_worker_cores();

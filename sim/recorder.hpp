@@ -54,6 +54,10 @@ class Recorder {
     if (no_metric) ++results_.gate_checks_without_metric;
   }
   void server_restarted() { ++results_.server_restarts; }
+  void connection_opened(bool refused) {
+    ++results_.connections;
+    if (refused) ++results_.connections_refused;
+  }
   void event_gated() { ++results_.events_on_gate_fallback; }  // an event of a job the gate refused
 
   // Jobs running now (static farm and batch system) and waiting in the batch system's queue.

@@ -435,6 +435,10 @@ bad_scenario("gate with a negative threshold", lambda s: (gated(threshold=-1)(s)
 bad_scenario("gate without a threshold", gated(window="30s"), "/platform/proxy/saturation_gate/threshold: ", "missing")
 bad_scenario("gate with a zero window", gated(threshold=1, window="0s"), "/platform/proxy/saturation_gate/window: ")
 bad_scenario("zero scrape interval", setter("/platform/scrape_interval", "0s"), "/platform/scrape_interval: ")
+bad_scenario("connection limit without cpu_fallback", proxied(connection_limit={}), "/workload/modules/1: ", "cpu_fallback")
+bad_scenario("connection limit of zero tokens", proxied(connection_limit={"max_tokens": 0}), "/platform/proxy/connection_limit/max_tokens: ")
+bad_scenario("connection limit with a zero fill interval", proxied(connection_limit={"fill_interval": "0s"}),
+             "/platform/proxy/connection_limit/fill_interval: ")
 def autoscaled(**autoscaling):
     def edit(s):
         proxied()(s)

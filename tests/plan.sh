@@ -84,4 +84,33 @@ assert abs(cap / 600 - 1) < 0.1, cap
 PY
 then pass; else fail "2022 campaign cap: $rc $out"; fi
 
+# An autoscaled scenario is planned over a grid of thresholds and max replicas. The bundled CMS
+# farm, shrunk to 60 jobs of 300 events with a kernel of 5 ms + 1 ms per jet (20 jets per event):
+# one replica serves at most 1000 jets/s = 50 events/s at large batches, against the ~109 events/s
+# 60 jobs would run at 0.55 s per event, so with max_replicas 1 the per-event time is bound by the
+# GPU: 60 jobs x 20 ms = 1.2 s. Three replicas meet 0.8 s; plan picks the cheapest row that does.
+S=(--set /workload/jobs=60 --set /workload/submit/jobs_per_wave=60 --set /workload/events_per_job=300
+   --set '/models/particlenet/kernel_latency={"type":"affine","intercept":"5ms","per_item":"1ms"}')
+out=$("$sonicsim" plan "$scenarios/cms-t2-autoscaling.json" "${S[@]}" --target-event-time 0.8s --thresholds 20,200 \
+  --max-replicas 1,3 2>&1); rc=$?
+if [ $rc -eq 0 ] && python3 - "$out" <<'PY'
+import re, sys
+text = sys.argv[1]
+rows = [(float(t), int(m), float(e), float(c), "<-" not in rest) for t, m, e, h, ph, c, r, g, rest in
+        re.findall(r"^\s+([\d.]+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.e+-]+)\s+([\d.]+)\s+(\d+)(.*)$", text, re.M)]
+assert len(rows) == 4, text
+for t, m, e, c, ok in rows:
+    if m == 1:
+        assert abs(e / 1.2 - 1) < 0.02 and not ok, (t, m, e)
+    else:
+        assert e <= 0.8 and ok, (t, m, e)
+best = min((c, t, m) for t, m, e, c, ok in rows if ok)
+chosen = re.search(r"cheapest setting meeting the target: threshold ([\d.]+), max_replicas (\d+)", text)
+assert chosen and (float(chosen.group(1)), int(chosen.group(2))) == best[1:], (chosen, best)
+print(f"autoscaling plan: {best}")
+PY
+then pass; else fail "autoscaling plan: $rc $out"; fi
+out=$("$sonicsim" plan "$scenarios/cms-t2-autoscaling.json" "${S[@]}" --max-replicas 1 --target-event-time 0.8s 2>&1); rc=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"no setting in the grid meets the target"* ]]; then pass; else fail "unmet target: $rc $out"; fi
+
 finish

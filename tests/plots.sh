@@ -46,6 +46,16 @@ sys.exit(0 if even and cv["per_job"][1] > 2 * cv["least_request"][1] else 1)
 PY
 then pass; else fail "per-GPU plot: $rc $out"; fi
 
+# The autoscaled CMS farm shrunk as in plan.sh (60 jobs, a GPU-bound kernel): replicas rise to the
+# 3 allowed, and the plot of replicas, metric and per-event time is drawn.
+"$sonicsim" run "$repo/scenarios/cms-t2-autoscaling.json" --quiet --set /workload/jobs=60 --set /workload/submit/jobs_per_wave=60 \
+  --set /workload/events_per_job=300 --set /platform/servers/0/autoscaling/max_replicas=3 \
+  --set '/models/particlenet/kernel_latency={"type":"affine","intercept":"5ms","per_item":"1ms"}' \
+  --set '/simulation/outputs=["events","timeseries"]' --output "$work/autoscaled"
+out=$("$plot" timeseries "$work/autoscaled" --threshold 20 --out "$work/autoscaling.png" 2>&1); rc=$?
+if [ $rc -eq 0 ] && is_png "$work/autoscaling.png" && [[ "$out" == *"most replicas ready at once 3;"* ]]; then pass
+else fail "timeseries plot: $rc $out"; fi
+
 out=$("$plot" sweep "$work/nowhere.csv" --x /workload/jobs --out "$work/x.png" 2>&1); rc=$?
 if [ $rc -ne 0 ] && [[ "$out" == *"nowhere.csv"* ]]; then pass; else fail "missing file: $rc $out"; fi
 

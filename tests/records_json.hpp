@@ -65,7 +65,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_qu
                                    requests_failed_deadline, requests_failed_cancelled, requests_retried,
                                    requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s,
                                    server_failures, server_restarts, gated, gate_checks, jobs_gated,
-                                   gate_checks_without_metric, events_on_gate_fallback, scraped, timeseries,
+                                   gate_checks_without_metric, events_on_gate_fallback, connection_limited,
+                                   connections, connections_refused, scraped, timeseries,
                                    autoscaling, fixed_gpu_seconds, job_core_seconds, currency, cpu_core_hour_price,
                                    gpu_hour_price)
 

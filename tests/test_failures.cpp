@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "tests/records_json.hpp"
 #include "tests/support.hpp"
@@ -371,4 +372,29 @@ TEST_CASE("the saturation gate refuses jobs that start while the load metric is 
   CHECK(early.jobs_gated == 0);
   CHECK(early.gate_checks_without_metric == 4);
   CHECK(requests_of_late_jobs(early) > 0);
+}
+
+TEST_CASE("the proxy's token bucket refuses connections beyond its tokens: those jobs run on their CPU") {
+  // Waves of 2 jobs at 0, 5 and 10 s against a bucket of 2 tokens refilled by 1 every 8 s: the wave
+  // at 0 s takes both tokens, the one at 5 s finds none (the first tick is at 8 s), the one at 10 s
+  // gets the token of 8 s for one of its jobs only.
+  json d = failure_farm(100, "round_robin");
+  d["platform"]["worker_pools"][0]["nodes"] = 6;
+  d["platform"]["servers"][0].erase("failures");
+  d["workload"]["jobs"] = 6;
+  d["workload"]["start"] = {{"pattern", "waves"}, {"jobs_per_wave", 2}, {"period", "5s"}};
+  d["platform"]["proxy"] = {{"nic", {{"bandwidth", "100Gbps"}, {"latency", "1ns"}}},
+                            {"connection_limit", {{"max_tokens", 2}, {"tokens_per_fill", 1}, {"fill_interval", "8s"}}}};
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  CHECK(r.connections == 6);
+  CHECK(r.connections_refused == 3);
+  CHECK(r.events_on_gate_fallback == 300);
+  // Jobs 4 and 5 start at the same instant; which of them takes the token is SimGrid's order.
+  std::set<int> connected;
+  for (const RequestRecord& q : r.requests) connected.insert(q.job);
+  CHECK(connected.size() == 3);
+  CHECK(connected.count(0) == 1);
+  CHECK(connected.count(1) == 1);
+  CHECK(connected.count(4) + connected.count(5) == 1);
+  CHECK(r.events.size() == 600);
 }

@@ -4,13 +4,16 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "models/analytic.hpp"
 #include "models/scenario_parser.hpp"
 #include "models/text_format.hpp"
 #include "sim/cli/command_line.hpp"
+#include "models/units.hpp"
 #include "sim/cli/overrides.hpp"
+#include "sim/cli/plan_autoscaling.hpp"
 #include "sim/cli/simulated_summary.hpp"
 
 namespace sonicsim::cli {
@@ -95,6 +98,24 @@ void print_costs(const Costs& c, int jobs, int gpus, double event_s, double cpu_
   std::cout << '\n';
 }
 
+// "10,20,50": positive finite numbers.
+std::vector<double> parse_positive_list(const std::string& text, const char* option) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || !(std::isfinite(v) && v > 0))
+      throw po::error(std::string(option) + " expects positive numbers separated by commas, got \"" + text + "\"");
+    values.push_back(v);
+    if (values.size() > 100) throw po::error(std::string(option) + " takes at most 100 values");
+    start = comma + 1;
+  }
+  return values;
+}
+
 }  // namespace
 
 int plan_command(const std::vector<std::string>& args) {
@@ -102,12 +123,16 @@ int plan_command(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   double tolerance = 0.05, link_threshold = 0.9;
   int max_jobs = 0;
+  std::string thresholds_text, max_replicas_text, target_text;
   options.add_options()
       ("help,h", "show this help")
       ("tolerance", po::value(&tolerance), "largest rise of the mean per-event time over one job alone (default 0.05)")
       ("link-threshold", po::value(&link_threshold), "largest utilisation of a shared link (default 0.9)")
       ("max-jobs", po::value(&max_jobs), "search up to this many jobs (default: every worker core)")
-      ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)");
+      ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
+      ("target-event-time", po::value(&target_text), "autoscaled scenario: the mean per-event time to meet, e.g. 0.6s")
+      ("thresholds", po::value(&thresholds_text), "autoscaled scenario: autoscaler thresholds to try, e.g. 10,20,50 (default: the scenario's)")
+      ("max-replicas", po::value(&max_replicas_text), "autoscaled scenario: max_replicas to try, e.g. 2,4,8 (default: the scenario's)");
   std::string path;
   const auto parsed = parse_command_line(args, options, "scenario", po::value(&path), 1);
   if (!parsed) return 0;
@@ -119,6 +144,27 @@ int plan_command(const std::vector<std::string>& args) {
   const Overrides overrides = parse_overrides(sets);
   const Scenario scenario = load_scenario(path, overrides);
   if (scenario.perf_analyzer) throw po::error("plan needs a grid-job workload, not a perf_analyzer load");
+  if (const ServerGroup* group = scenario.autoscaled_group()) {
+    if (target_text.empty())
+      throw po::error("an autoscaled scenario is planned against a target: --target-event-time DURATION");
+    AutoscalingGrid grid;
+    try {
+      grid.target_event_s = units::parse_duration_s(target_text);
+    } catch (const std::exception& e) {
+      throw po::error(std::string("--target-event-time: ") + e.what());
+    }
+    if (!(grid.target_event_s > 0)) throw po::error("--target-event-time expects a positive duration, e.g. 0.6s");
+    grid.thresholds = thresholds_text.empty() ? std::vector<double>{group->autoscaling->hpa.target}
+                                              : parse_positive_list(thresholds_text, "--thresholds");
+    for (double m : max_replicas_text.empty() ? std::vector<double>{double(group->autoscaling->hpa.max_replicas)}
+                                              : parse_positive_list(max_replicas_text, "--max-replicas")) {
+      if (m != std::floor(m) || m > 10'000) throw po::error("--max-replicas expects whole numbers from 1 to 10000");
+      grid.max_replicas.push_back(static_cast<int>(m));
+    }
+    return plan_autoscaling(path, overrides, grid);
+  }
+  if (!target_text.empty() || !thresholds_text.empty() || !max_replicas_text.empty())
+    throw po::error("--target-event-time, --thresholds and --max-replicas plan an autoscaled scenario (a server group with \"autoscaling\")");
   const int cores = static_cast<int>(std::min<std::int64_t>(scenario.total_worker_cores(), 2'000'000'000));
   if (max_jobs <= 0 || max_jobs > cores) max_jobs = cores;
   int gpus = 0;
