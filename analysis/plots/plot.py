@@ -242,6 +242,8 @@ def timeseries_plot(args):
     ax.plot([x for x, _ in known], [y for _, y in known], label="metric", linewidth=1)
     if args.threshold is not None:
         ax.axhline(args.threshold, color="red", linestyle=":", label=f"threshold {args.threshold:g}")
+    ax.set_yscale("symlog", linthresh=1)  # queue-time metrics span orders of magnitude, down to 0
+    ax.set_ylim(bottom=0)
     ax.set_ylabel("metric")
     ax.legend(fontsize="small", loc="upper right")
     above = sum(1 for _, y in known if args.threshold is not None and y > args.threshold)
