@@ -107,6 +107,7 @@ void InferenceServer::reset_queue(ModelQueue& queue) {
   for (Instance& instance : queue.instances) {
     instance.assigned.reset();
     instance.running.clear();
+    instance.kernel_running = false;
   }
 }
 
@@ -135,8 +136,7 @@ std::int64_t InferenceServer::fail() {
     lost.insert(lost.end(), queue->rejected.begin(), queue->rejected.end());
     for (const auto& [order, held] : queue->held) lost.push_back(held.first);
     for (Instance& instance : queue->instances) {
-      if (instance.running.empty()) continue;
-      if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, now);
+      if (instance.kernel_running && instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, now);
       lost.insert(lost.end(), instance.running.begin(), instance.running.end());
     }
     reset_queue(*queue);
@@ -328,10 +328,11 @@ void InferenceServer::respond(InFlightRequest* request, double bytes) {
   queue_frontend_task({request, bytes, false});
 }
 
+// The answer is on its way once put: only then may a draining server's last answer wake its pod.
 void InferenceServer::send_response(InFlightRequest* request, double bytes) {
-  if (--in_hand_ == 0 && !accepting_) refused_ready_->release();
   request->record.responded_s = sg4::Engine::get_clock();
   request->reply_to->put_init(request, static_cast<std::uint64_t>(bytes))->detach();
+  if (--in_hand_ == 0 && !accepting_) refused_ready_->release();
 }
 
 // With preserve_ordering a response waits until every request that left the queue before it has
@@ -370,6 +371,7 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
       records.push_back(&request->record);
     }
     instance.running = requests;
+    instance.kernel_running = true;
 
     recorder_.triton(index_, queue.model).execution_started(static_cast<int>(requests.size()));
     if (instance.gpu >= 0) recorder_.kernel_started(index_, instance.gpu, start);
@@ -380,7 +382,7 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
         ->start()
         ->wait();
     const double end = sg4::Engine::get_clock();
-    instance.running.clear();
+    instance.kernel_running = false;
     if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, end);
 
     const std::int64_t batch_id = recorder_.new_batch_id();
@@ -391,8 +393,12 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
     }
     // No input/output copies are modelled: compute_start = exec_start and compute_end = exec_end.
     recorder_.triton(index_, queue.model).batch_executed(instance.gpu, records, batch.units, {start, start, end, end});
-    for (std::size_t i = 0; i < requests.size(); ++i)
+    // A request leaves `running` as its answer goes out: sending yields, and a server failing in
+    // that instant must still find the answers not yet sent.
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      instance.running.erase(instance.running.begin());
       release_in_order(queue, batch.requests[i].order, requests[i], requests[i]->record.items * queue.output_bytes_per_item);
+    }
     recorder_.batch_executed({batch_id, index_, queue.model, instance.index, instance.gpu,
                               static_cast<int>(requests.size()), batch.units, start, end});
     queue.idle.push_back(instance.index);

@@ -78,7 +78,8 @@ class InferenceServer {
     const KernelLatency* latency = nullptr;
     std::optional<triton::FormedBatch> assigned;
     simgrid::s4u::SemaphorePtr work;
-    std::vector<InFlightRequest*> running;  // the requests of the batch it executes
+    std::vector<InFlightRequest*> running;  // the requests of its batch not yet answered
+    bool kernel_running = false;
   };
   struct ModelQueue {
     int model = -1;

@@ -166,6 +166,30 @@ TEST_CASE("scale-down: the pod leaves the proxy, drains within the grace period,
   CHECK(r.autoscaling->gpu_seconds == doctest::Approx(60 + 25));
 }
 
+TEST_CASE("SIGTERM at once: the pod finishes what it holds, refuses what still comes, and exits") {
+  // As above without a preStop sleep: at 15 s server 1 holds its 4 requests (one on the GPU, three
+  // queued, 10 ms each) and finishes them by ~15.04 s, well within the 60 s grace period. The proxy
+  // keeps sending to it until its DNS refresh at 20 s: what arrives while it drains is refused
+  // (UNAVAILABLE), what arrives after it exited waits the 5 s connect timeout. The jobs fall back.
+  json d = autoscaled_farm("40s");
+  autoscaling(d).update({{"initial_replicas", 2}, {"threshold", 100}, {"scale_down", {{"stabilization_window", "0s"}}}});
+  d["workload"]["modules"][0]["on_failure"] = "fallback";
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  check_conservation(r);
+  REQUIRE(r.autoscaling);
+  CHECK(r.autoscaling->requests_killed == 0);
+  CHECK(r.autoscaling->requests_refused_draining >= 1);
+  std::int64_t completed_after_sigterm = 0;
+  for (const RequestRecord& q : r.requests) {
+    if (q.server != 1 || q.status != RequestStatus::Completed || q.responded_s < 15) continue;
+    ++completed_after_sigterm;
+    CHECK(q.arrived_s < 15);
+    CHECK(q.responded_s < 15.05);
+  }
+  CHECK(completed_after_sigterm == 4);
+  CHECK(r.requests_failed() == r.requests_failed_unavailable);
+}
+
 TEST_CASE("scale-down past the grace period: what the pod still holds fails, and is counted") {
   // As above with 1 s kernels, SIGTERM at once (no preStop sleep) and a 0.5 s grace period. Each
   // server holds two of the 8 requests... round robin alternates, so at 15 s server 1 runs one
