@@ -28,6 +28,15 @@ const std::vector<std::pair<const char*, const char*>> kMetrics = {
     {"gpu_utilization", "/gpu/utilization"},
 };
 
+// Where Prometheus scraped the farm (a gate or an autoscaler): what it cost, and what the gate did.
+const std::vector<std::pair<const char*, const char*>> kUsageMetrics = {
+    {"gpu_hours", "/usage/gpu_hours"},
+    {"gpu_hours_per_1000_events", "/usage/gpu_hours_per_1000_events"},
+    {"cost_per_event", "/usage/cost_per_event"},
+    {"mean_ready_replicas", "/autoscaling/mean_ready_replicas"},
+    {"jobs_gated", "/gate/jobs_refused"},
+};
+
 std::string number(const json& value) { return value.is_null() ? "" : value.dump(); }
 
 }  // namespace
@@ -37,14 +46,18 @@ std::string sweep_csv(const std::vector<std::string>& pointers, const std::vecto
   out << "point";
   for (const auto& p : pointers) out << ',' << csv_field(p);
   out << ",status";
-  for (const auto& [column, unused] : kMetrics) out << ',' << column;
+  bool scraped = false;  // the usage columns, only where some point has them: other sweeps keep their columns
+  for (const SweepPointResult& p : points) scraped = scraped || (p.summary && p.summary->contains("usage"));
+  std::vector<std::pair<const char*, const char*>> metrics = kMetrics;
+  if (scraped) metrics.insert(metrics.end(), kUsageMetrics.begin(), kUsageMetrics.end());
+  for (const auto& [column, unused] : metrics) out << ',' << column;
   out << ",busiest_link,busiest_link_utilization,error\n";
   for (std::size_t i = 0; i < points.size(); ++i) {
     const SweepPointResult& p = points[i];
     out << i;
     for (const auto& v : p.values) out << ',' << csv_field(v);
     out << ',' << (p.summary ? "ok" : p.error.empty() ? "missing" : "failed");
-    for (const auto& [column, pointer] : kMetrics)
+    for (const auto& [column, pointer] : metrics)
       out << ',' << (p.summary ? number(p.summary->value(json::json_pointer(pointer), json())) : "");
     std::string link_name, link_utilization;
     if (p.summary && p.summary->contains("links")) {

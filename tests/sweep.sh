@@ -63,4 +63,22 @@ if cmp -s "$work/one/sweep.csv" "$work/two/sweep.csv"; then pass; else fail "swe
 out=$("$sonicsim" sweep "$scenario" --set /workload/jobs=4 --output "$work/one" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"holds a different sweep"* ]]; then pass; else fail "foreign directory: $rc $out"; fi
 
+# 5. A sweep over an autoscaler's knob: the usage columns appear, and more replicas cost more
+# GPU-hours on the GPU-bound shrunk CMS farm of plan.sh (one replica: 1.2 s per event).
+"$sonicsim" sweep "$repo/scenarios/cms-t2-autoscaling.json" --set /platform/servers/0/autoscaling/max_replicas=1,3 \
+  --set /workload/jobs=60 --set /workload/submit/jobs_per_wave=60 --set /workload/events_per_job=300 \
+  --set '/models/particlenet/kernel_latency=[{"type":"affine","intercept":"5ms","per_item":"1ms"}]' \
+  --set /simulation/outputs=[[]] --quiet --output "$work/autoscaled"
+if python3 - "$work/autoscaled/sweep.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+one, three = (float(r["gpu_hours"]) for r in rows)
+assert [r["status"] for r in rows] == ["ok", "ok"], rows
+assert float(rows[0]["mean_ready_replicas"]) == 1.0 and float(rows[1]["mean_ready_replicas"]) > 1.5, rows
+assert three > one and float(rows[1]["event_time_mean_s"]) < float(rows[0]["event_time_mean_s"]), rows
+assert rows[0]["cost_per_event"] != "" and rows[0]["jobs_gated"] != "", rows
+PY
+then pass; else fail "autoscaled sweep columns"; fi
+if ! head -1 "$work/one/sweep.csv" | grep -q gpu_hours; then pass; else fail "usage columns in a sweep without Prometheus"; fi
+
 finish
