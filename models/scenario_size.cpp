@@ -148,7 +148,8 @@ std::int64_t simulated_actors(const Scenario& s) {
     std::int64_t per_server = (group.frontend ? group.frontend->threads : 0) + (group.failures || group.autoscaling ? 1 : 0);
     for (const std::string& name : group.models)
       per_server += 1 + active_instances(s.models[static_cast<std::size_t>(s.model_index(name))], group);
-    actors += per_server * group.count;
+    // An autoscaled server keeps an exited pod's idle threads until its next pod starts: twice as many.
+    actors += per_server * group.count * (group.autoscaling ? 2 : 1);
   }
   return actors;
 }
