@@ -336,11 +336,18 @@ slow = scenario("slow", lambda s: s["workload"].update({"jobs": 8, "events_per_j
 proc = subprocess.Popen([SONICSIM, "sweep", slow, "--quiet", "--output", os.path.join(WORK, "killed"), "--jobs", "2",
                          "--set", "/simulation/seed=1:4:1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 time.sleep(2)
-children = [p for p in os.listdir("/proc") if p.isdigit() and open(f"/proc/{p}/stat").read().split()[3] == str(proc.pid)]
+def stat_fields(pid):
+    """/proc/PID/stat split, or None for a process that has gone meanwhile (listing and reading race)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()
+    except OSError:
+        return None
+children = [p for p in os.listdir("/proc") if p.isdigit() and (stat_fields(p) or [None] * 4)[3] == str(proc.pid)]
 proc.kill()
 proc.wait()
 time.sleep(1)
-alive = [p for p in children if os.path.exists(f"/proc/{p}") and open(f"/proc/{p}/stat").read().split()[2] != "Z"]
+alive = [p for p in children if (stat_fields(p) or [None, None, "Z"])[2] != "Z"]
 check("a sweep's points die with it", len(children) == 2 and not alive, f"children {children}, alive after the kill {alive}")
 
 # ---- Batch-system workloads ------------------------------------------------------------------------
