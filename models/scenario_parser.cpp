@@ -276,8 +276,14 @@ AutoscalingSpec parse_autoscaling(const JsonNode& node, int pool) {
       t->fail("expected \"Value\" or \"AverageValue\", got \"" + kind + "\"");
   }
   if (auto t = node.find("tolerance")) a.hpa.tolerance = t->number_in(0, 1);
-  if (auto d = node.find("sync_period")) a.sync_period_s = d->positive_duration_s();
-  if (auto d = node.find("polling_interval")) a.polling_interval_s = d->positive_duration_s();
+  // Kubernetes and KEDA take these in whole seconds: below 1 s a run would be all syncs.
+  const auto at_least_a_second = [](const JsonNode& d) {
+    const double s = d.duration_s();
+    if (!(s >= 1)) d.fail("expected at least 1 s");
+    return s;
+  };
+  if (auto d = node.find("sync_period")) a.sync_period_s = at_least_a_second(*d);
+  if (auto d = node.find("polling_interval")) a.polling_interval_s = at_least_a_second(*d);
   if (auto d = node.find("cooldown")) a.cooldown_s = d->duration_s();
   if (auto t = node.find("activation_threshold")) a.activation_threshold = t->number_in(0, 1e12);
   if (auto r = node.find("scale_up")) a.hpa.scale_up = parse_scaling_rules(*r, default_scale_up());
@@ -286,7 +292,7 @@ AutoscalingSpec parse_autoscaling(const JsonNode& node, int pool) {
   if (auto r = node.find("readiness")) {
     r->allow_only({"initial_delay", "period"});
     if (auto d = r->find("initial_delay")) a.readiness_delay_s = d->duration_s();
-    if (auto d = r->find("period")) a.readiness_period_s = d->positive_duration_s();
+    if (auto d = r->find("period")) a.readiness_period_s = at_least_a_second(*d);
   }
   if (auto d = node.find("prestop_sleep")) a.prestop_sleep_s = d->duration_s();
   if (auto d = node.find("grace_period")) a.grace_period_s = d->duration_s();

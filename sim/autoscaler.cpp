@@ -102,6 +102,7 @@ void Autoscaler::control() {
 // The ReplicaSet controller: creates pods up to `replicas`, or deletes the lowest-ranked ones.
 void Autoscaler::set_replicas(int replicas) {
   account();
+  forget_gone_pods();
   replicas_ = replicas;
   std::vector<int> live;
   for (std::size_t p = 0; p < pods_.size(); ++p)
@@ -252,6 +253,21 @@ void Autoscaler::account() {
   totals_.gpu_seconds += held * gpus * (now - accounted_to_s_);
   totals_.ready_replica_seconds += count(Phase::Ready) * (now - accounted_to_s_);
   accounted_to_s_ = now;
+}
+
+// Pods that are gone take no part in anything: drop them (keeping creation order) so that a long,
+// flapping run holds only the pods that exist.
+void Autoscaler::forget_gone_pods() {
+  std::vector<int> new_index(pods_.size(), -1);
+  std::size_t kept = 0;
+  for (std::size_t p = 0; p < pods_.size(); ++p)
+    if (pods_[p].phase != Phase::Gone) {
+      new_index[p] = static_cast<int>(kept);
+      pods_[kept++] = pods_[p];
+    }
+  pods_.resize(kept);
+  for (Slot& slot : slots_)
+    if (slot.pod >= 0) slot.pod = new_index[static_cast<std::size_t>(slot.pod)];
 }
 
 int Autoscaler::count(Phase phase) const {

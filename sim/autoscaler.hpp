@@ -68,6 +68,7 @@ class Autoscaler {
   void refuse_arrivals(InferenceServer& server, std::int64_t* counter);
   void free_slot(Slot& slot);
   void change_phase(Pod& pod, Phase phase);
+  void forget_gone_pods();
   void account();
   int count(Phase phase) const;
 
@@ -80,7 +81,7 @@ class Autoscaler {
   HorizontalPodAutoscaler hpa_;
   Rng rng_;  // start-up times, in the order pods are scheduled
   int replicas_ = 0;  // the Deployment's spec.replicas
-  std::vector<Pod> pods_;  // every pod created, by creation order
+  std::vector<Pod> pods_;  // the pods that exist, by creation order
   std::vector<Slot> slots_;
   double last_active_s_ = 0;  // KEDA: the last poll at which the trigger was active
   AutoscalingTotals totals_;

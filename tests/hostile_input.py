@@ -473,6 +473,8 @@ bad_scenario("autoscaling stabilization window too long", autoscaled(scale_down=
              AS + "/scale_down/stabilization_window: ", "3600")
 bad_scenario("autoscaling with an unknown select", autoscaled(scale_up={"select": "median"}), AS + "/scale_up/select: ")
 bad_scenario("autoscaling with a zero sync period", autoscaled(sync_period="0s"), AS + "/sync_period: ")
+bad_scenario("autoscaling synced every nanosecond", autoscaled(sync_period="1ns"), AS + "/sync_period: ", "at least 1 s")
+bad_scenario("KEDA polling every microsecond", autoscaled(polling_interval="1us"), AS + "/polling_interval: ", "at least 1 s")
 bad_scenario("autoscaling with a zero probe period", autoscaled(readiness={"period": "0s"}), AS + "/readiness/period: ")
 bad_scenario("autoscaling with a negative grace period", autoscaled(grace_period="-1s"), AS + "/grace_period: ")
 bad_scenario("autoscaling with an unknown key", autoscaled(cooldown_period="1s"), AS + "/cooldown_period: ", "unknown key")
