@@ -56,6 +56,13 @@ out=$("$plot" timeseries "$work/autoscaled" --threshold 20 --out "$work/autoscal
 if [ $rc -eq 0 ] && is_png "$work/autoscaling.png" && [[ "$out" == *"most replicas ready at once 3;"* ]]; then pass
 else fail "timeseries plot: $rc $out"; fi
 
+# Bad input to the timeseries plot: one line, exit code 2.
+mkdir -p "$work/empty" && echo "time_s,pending,starting,ready,draining,desired,metric" > "$work/empty/timeseries.csv"
+out=$("$plot" timeseries "$work/empty" --out "$work/e.png" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"no rows"* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; then pass; else fail "empty timeseries: $rc $out"; fi
+out=$("$plot" timeseries "$work/autoscaled" --threshold nan --out "$work/e.png" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--threshold"* ]]; then pass; else fail "NaN threshold: $rc $out"; fi
+
 out=$("$plot" sweep "$work/nowhere.csv" --x /workload/jobs --out "$work/x.png" 2>&1); rc=$?
 if [ $rc -ne 0 ] && [[ "$out" == *"nowhere.csv"* ]]; then pass; else fail "missing file: $rc $out"; fi
 

@@ -34,7 +34,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def fail(message):
-    sys.exit(f"plot.py: error: {message}")
+    """Bad input: one line on stderr and exit code 2, as sonicsim itself."""
+    print(f"plot.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def read_csv(path, required):
@@ -226,6 +228,8 @@ def timeseries_plot(args):
     path = os.path.join(args.output_dir, "timeseries.csv")
     columns = ["time_s", "pending", "starting", "ready", "draining", "desired", "metric"]
     rows = read_csv(path, columns)
+    if not rows:
+        fail(f"{path}: no rows (the run ended before its first scrape)")
     series = {c: [optional_number(path, i + 2, c, row[c]) for i, row in enumerate(rows)] for c in columns}
     t = series["time_s"]
     panels = 3 if os.path.exists(os.path.join(args.output_dir, "events.csv")) else 2
@@ -293,6 +297,8 @@ def main():
     ts.add_argument("--bin", type=float, default=60, help="bin of the per-event time in simulated seconds (default 60)")
     ts.add_argument("--out", required=True)
     args = parser.parse_args()
+    if args.command == "timeseries" and args.threshold is not None and not math.isfinite(args.threshold):
+        fail("--threshold: expected a finite number")
     if args.command in ("gpus", "timeseries") and not (math.isfinite(args.bin) and args.bin > 0):
         fail("--bin: expected a positive number of seconds")
     {"sweep": sweep_plot, "run": run_plots, "gpus": gpus_plot, "timeseries": timeseries_plot}[args.command](args)
