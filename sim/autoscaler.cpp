@@ -101,7 +101,6 @@ void Autoscaler::control() {
 
 // The ReplicaSet controller: creates pods up to `replicas`, or deletes the lowest-ranked ones.
 void Autoscaler::set_replicas(int replicas) {
-  account();
   forget_gone_pods();
   replicas_ = replicas;
   std::vector<int> live;
@@ -126,7 +125,7 @@ void Autoscaler::set_replicas(int replicas) {
       pod.deleted = true;
       ++totals_.pods_deleted;
       if (pod.phase == Phase::Pending) {
-        pod.phase = Phase::Gone;
+        change_phase(pod, Phase::Gone);
       } else {
         if (pod.phase == Phase::Ready) change_phase(pod, Phase::Draining);
         servers_[static_cast<std::size_t>(slots_[static_cast<std::size_t>(pod.slot)].server)]->refused_ready()->release();
@@ -143,10 +142,9 @@ void Autoscaler::schedule_pending() {
     if (pod.phase != Phase::Pending) continue;
     auto free = std::find_if(slots_.begin(), slots_.end(), [](const Slot& s) { return s.pod < 0; });
     if (free == slots_.end()) return;
-    account();
     free->pod = static_cast<int>(p);
     pod.slot = static_cast<int>(free - slots_.begin());
-    pod.phase = Phase::Starting;
+    change_phase(pod, Phase::Starting);
     servers_[static_cast<std::size_t>(free->server)]->refused_ready()->release();
   }
 }
@@ -166,7 +164,6 @@ void Autoscaler::run_slot(int k) {
       free_slot(slot);
       continue;
     }
-    account();
     change_phase(pods_[static_cast<std::size_t>(slot.pod)], Phase::Ready);
     ++totals_.pods_ready;
     server.restart();
@@ -231,9 +228,8 @@ void Autoscaler::refuse_arrivals(InferenceServer& server, std::int64_t* counter)
 }
 
 void Autoscaler::free_slot(Slot& slot) {
-  account();
   Pod& pod = pods_[static_cast<std::size_t>(slot.pod)];
-  pod.phase = Phase::Gone;
+  change_phase(pod, Phase::Gone);
   pod.slot = -1;
   slot.pod = -1;
   schedule_pending();
@@ -248,11 +244,15 @@ void Autoscaler::change_phase(Pod& pod, Phase phase) {
 // Integrates the GPUs held and the ready replicas up to now.
 void Autoscaler::account() {
   const double now = sg4::Engine::get_clock();
-  const double held = count(Phase::Starting) + count(Phase::Ready) + count(Phase::Draining);
-  const int gpus = scenario_.autoscaled_group()->gpus_per_server;
-  totals_.gpu_seconds += held * gpus * (now - accounted_to_s_);
-  totals_.ready_replica_seconds += count(Phase::Ready) * (now - accounted_to_s_);
+  accrue(totals_, now - accounted_to_s_);
   accounted_to_s_ = now;
+}
+
+// The GPUs held (pods starting, ready or draining) and the ready replicas, over `seconds` as they are now.
+void Autoscaler::accrue(AutoscalingTotals& totals, double seconds) const {
+  const double held = count(Phase::Starting) + count(Phase::Ready) + count(Phase::Draining);
+  totals.gpu_seconds += held * scenario_.autoscaled_group()->gpus_per_server * seconds;
+  totals.ready_replica_seconds += count(Phase::Ready) * seconds;
 }
 
 // Pods that are gone take no part in anything: drop them (keeping creation order) so that a long,
@@ -283,12 +283,9 @@ void Autoscaler::describe(TimeseriesRow& row) const {
   row.metric = prometheus_.query(spec_.metric, spec_.metric_window_s);
 }
 
-AutoscalingTotals Autoscaler::totals(double end_s) {
-  const double held = count(Phase::Starting) + count(Phase::Ready) + count(Phase::Draining);
+AutoscalingTotals Autoscaler::totals(double end_s) const {
   AutoscalingTotals t = totals_;
-  const double open = end_s - accounted_to_s_;
-  t.gpu_seconds += held * scenario_.autoscaled_group()->gpus_per_server * open;
-  t.ready_replica_seconds += count(Phase::Ready) * open;
+  accrue(t, end_s - accounted_to_s_);
   return t;
 }
 

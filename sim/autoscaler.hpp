@@ -42,7 +42,7 @@ class Autoscaler {
 
   // The pods by phase, the replicas asked for, and the metric the autoscaler reads, now.
   void describe(TimeseriesRow& row) const;
-  AutoscalingTotals totals(double end_s);
+  AutoscalingTotals totals(double end_s) const;
 
  private:
   enum class Phase { Pending, Starting, Ready, Draining, Gone };
@@ -69,7 +69,8 @@ class Autoscaler {
   void free_slot(Slot& slot);
   void change_phase(Pod& pod, Phase phase);
   void forget_gone_pods();
-  void account();
+  void account();  // integrates up to now, before the pods change
+  void accrue(AutoscalingTotals& totals, double seconds) const;
   int count(Phase phase) const;
 
   const Scenario& scenario_;

@@ -32,15 +32,19 @@ Prometheus::Prometheus(const Scenario& scenario, const FarmPlatform& farm,
 void Prometheus::add_series(int server) {
   for (std::size_t m = 0; m < scenario_.models.size(); ++m)
     if (const TritonModelStats* stats = recorder_.find_triton(server, static_cast<int>(m)))
-      for (const auto& [gpu, counters] : stats->series)
-        triton_.push_back({server, static_cast<int>(m), gpu, true, counters, {}, {}, {}});
+      for (const auto& [gpu, counters] : stats->series) {
+        triton_.push_back({server, static_cast<int>(m), gpu, true, counters});
+        queue_duration_us_.emplace_back();
+        exec_count_.emplace_back();
+        request_success_.emplace_back();
+      }
   const double now = sg4::Engine::get_clock();
   for (std::size_t g = 0; g < farm_.servers[static_cast<std::size_t>(server)].gpus.size(); ++g)
     gpus_.push_back({server, static_cast<int>(g), true, recorder_.gpu_busy_s(server, static_cast<int>(g), now), {}});
 }
 
 void Prometheus::pod_started(int server) {
-  for (TritonSeries& s : triton_)
+  for (TritonLabels& s : triton_)
     if (s.server == server) s.live = false;
   for (GpuSeries& s : gpus_)
     if (s.server == server) s.live = false;
@@ -66,22 +70,23 @@ void Prometheus::scrape_forever() {
 void Prometheus::scrape(std::int64_t t_ms) {
   const std::int64_t keep_from = t_ms - to_ms(keep_s_);
   const double now = sg4::Engine::get_clock();
-  for (TritonSeries& s : triton_) {
+  for (std::size_t i = 0; i < triton_.size(); ++i) {
+    const TritonLabels& s = triton_[i];
     if (s.live && servers_[static_cast<std::size_t>(s.server)]->up()) {
       const TritonPromSeries& c = recorder_.triton(s.server, s.model).series.at(s.gpu);
-      s.queue_duration_us.push_back({t_ms, static_cast<double>(c.queue_duration_us - s.baseline.queue_duration_us)});
-      s.exec_count.push_back({t_ms, static_cast<double>(c.exec_count - s.baseline.exec_count)});
-      s.request_success.push_back({t_ms, static_cast<double>(c.request_success - s.baseline.request_success)});
+      queue_duration_us_[i].push_back({t_ms, static_cast<double>(c.queue_duration_us - s.baseline.queue_duration_us)});
+      exec_count_[i].push_back({t_ms, static_cast<double>(c.exec_count - s.baseline.exec_count)});
+      request_success_[i].push_back({t_ms, static_cast<double>(c.request_success - s.baseline.request_success)});
     }
-    for (PromSeries* series : {&s.queue_duration_us, &s.exec_count, &s.request_success}) drop_older_than(*series, keep_from);
+    for (PromSeries* series : {&queue_duration_us_[i], &exec_count_[i], &request_success_[i]})
+      drop_older_than(*series, keep_from);
   }
-  std::erase_if(triton_, [](const TritonSeries& s) { return !s.live && s.exec_count.empty(); });
   for (GpuSeries& s : gpus_) {
     if (s.live && servers_[static_cast<std::size_t>(s.server)]->up())
       s.busy_s.push_back({t_ms, recorder_.gpu_busy_s(s.server, s.gpu, now) - s.baseline_s});
     drop_older_than(s.busy_s, keep_from);
   }
-  std::erase_if(gpus_, [](const GpuSeries& s) { return !s.live && s.busy_s.empty(); });
+  forget_aged_out_series();
   // envoy_cluster_upstream_rq_active summed over the deployment's hosts, per ready replica.
   std::int64_t active = 0;
   int ready = 0;
@@ -92,39 +97,41 @@ void Prometheus::scrape(std::int64_t t_ms) {
   in_flight_per_replica_ = ready > 0 ? std::optional<double>(static_cast<double>(active) / ready) : std::nullopt;
 }
 
-std::optional<double> Prometheus::supersonic_load_ms(double window_s) const {
-  std::vector<PromSeries> queue, exec;
-  for (const TritonSeries& s : triton_) {
-    queue.push_back(s.queue_duration_us);
-    exec.push_back(s.exec_count);
+// A dead pod's series go once their samples have aged out of every window.
+void Prometheus::forget_aged_out_series() {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < triton_.size(); ++i) {
+    if (!triton_[i].live && exec_count_[i].empty()) continue;
+    if (kept != i) {  // a self-move would empty the series
+      triton_[kept] = triton_[i];
+      queue_duration_us_[kept] = std::move(queue_duration_us_[i]);
+      exec_count_[kept] = std::move(exec_count_[i]);
+      request_success_[kept] = std::move(request_success_[i]);
+    }
+    ++kept;
   }
-  return sonicsim::supersonic_load_ms(queue, exec, now_ms(), to_ms(window_s));
+  triton_.resize(kept);
+  queue_duration_us_.resize(kept);
+  exec_count_.resize(kept);
+  request_success_.resize(kept);
+  std::erase_if(gpus_, [](const GpuSeries& s) { return !s.live && s.busy_s.empty(); });
 }
 
-// sum(rate(numerator)) / sum(rate(denominator)); no value where PromQL's would be NaN or infinite.
-std::optional<double> Prometheus::ratio_of_rates(double window_s, PromSeries TritonSeries::*numerator,
-                                                 PromSeries TritonSeries::*denominator) const {
-  std::vector<PromSeries> top, bottom;
-  for (const TritonSeries& s : triton_) {
-    top.push_back(s.*numerator);
-    bottom.push_back(s.*denominator);
-  }
-  const auto n = sum_of_rates(top, now_ms(), to_ms(window_s));
-  const auto d = sum_of_rates(bottom, now_ms(), to_ms(window_s));
-  if (!n || !d || !(*d > 0)) return std::nullopt;
-  return *n / *d;
+std::optional<double> Prometheus::supersonic_load_ms(double window_s) const {
+  return sonicsim::supersonic_load_ms(queue_duration_us_, exec_count_, now_ms(), to_ms(window_s));
 }
 
 std::optional<double> Prometheus::requests_per_s(double window_s) const {
-  std::vector<PromSeries> success;
-  for (const TritonSeries& s : triton_) success.push_back(s.request_success);
-  return sum_of_rates(success, now_ms(), to_ms(window_s));
+  return sum_of_rates(request_success_, now_ms(), to_ms(window_s));
 }
 
+// sum(rate(queue_duration_us)) / sum(rate(request_success)) / 1000; no value where PromQL's would
+// be NaN or infinite.
 std::optional<double> Prometheus::queue_ms_per_request(double window_s) const {
-  const auto us = ratio_of_rates(window_s, &TritonSeries::queue_duration_us, &TritonSeries::request_success);
-  if (!us) return std::nullopt;
-  return *us / 1000;
+  const auto us = sum_of_rates(queue_duration_us_, now_ms(), to_ms(window_s));
+  const auto requests = sum_of_rates(request_success_, now_ms(), to_ms(window_s));
+  if (!us || !requests || !(*requests > 0)) return std::nullopt;
+  return *us / *requests / 1000;
 }
 
 // avg(rate(busy seconds)): PromQL's avg over the series that have a rate.

@@ -39,11 +39,10 @@ class Prometheus {
   std::optional<double> gpu_utilization(double window_s) const;       // mean over GPUs of rate(busy s)
 
  private:
-  struct TritonSeries {  // one pod's nv_inference_* for one model and GPU
+  struct TritonLabels {  // one pod's nv_inference_* for one model and GPU
     int server, model, gpu;
     bool live;                  // the server's current pod; else its samples only age out
     TritonPromSeries baseline;  // the server's counters when the pod started
-    PromSeries queue_duration_us, exec_count, request_success;
   };
   struct GpuSeries {  // one pod's GPU busy time
     int server, gpu;
@@ -54,8 +53,7 @@ class Prometheus {
   void scrape_forever();
   void scrape(std::int64_t now_ms);
   void add_series(int server);
-  std::optional<double> ratio_of_rates(double window_s, PromSeries TritonSeries::*numerator,
-                                       PromSeries TritonSeries::*denominator) const;
+  void forget_aged_out_series();
 
   const Scenario& scenario_;
   const FarmPlatform& farm_;
@@ -63,7 +61,9 @@ class Prometheus {
   const RequestBalancer& balancer_;
   Recorder& recorder_;
   double keep_s_ = 30;  // the longest window any query uses
-  std::vector<TritonSeries> triton_;
+  // Triton's series, column-wise so that queries read them in place: labels and samples in parallel.
+  std::vector<TritonLabels> triton_;
+  std::vector<PromSeries> queue_duration_us_, exec_count_, request_success_;
   std::vector<GpuSeries> gpus_;
   std::optional<double> in_flight_per_replica_;  // the last scrape's Envoy gauge over ready replicas
   std::function<void()> after_scrape_;

@@ -195,17 +195,19 @@ void Recorder::batch_executed(const BatchRecord& batch) {
 }
 
 void Recorder::job_began() {
-  const double now = sg4::Engine::get_clock();
-  results_.job_core_seconds += static_cast<double>(jobs_running_) * (now - jobs_counted_to_s_);
-  jobs_counted_to_s_ = now;
+  count_job_cores(sg4::Engine::get_clock());
   ++jobs_running_;
 }
 
 void Recorder::job_finished() {
-  const double now = sg4::Engine::get_clock();
+  count_job_cores(sg4::Engine::get_clock());
+  --jobs_running_;
+}
+
+// The cores the running jobs held since the last count.
+void Recorder::count_job_cores(double now) {
   results_.job_core_seconds += static_cast<double>(jobs_running_) * (now - jobs_counted_to_s_);
   jobs_counted_to_s_ = now;
-  --jobs_running_;
 }
 
 double Recorder::gpu_busy_s(int server, int gpu, double now) const {
@@ -261,7 +263,7 @@ void Recorder::transferred(const sg4::Host* from, const sg4::Host* to, double by
 
 SimulationResults Recorder::finish(double end_s) {
   results_.end_s = end_s;
-  results_.job_core_seconds += static_cast<double>(jobs_running_) * (end_s - jobs_counted_to_s_);
+  count_job_cores(end_s);
   results_.requests_in_flight_at_end = requests_in_flight();
   results_.events_incomplete = events_started_ - events_failed_ - static_cast<std::int64_t>(results_.events.size());
   for (std::size_t server = 0; server < gpu_state_.size(); ++server) {

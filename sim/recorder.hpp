@@ -114,6 +114,7 @@ class Recorder {
   // Called from an actor: stops the run, which then ends as if every actor had finished.
   void stop_at_limit(const std::string& what);
   void count_failure(FailureCause cause);
+  void count_job_cores(double now);
   void keep_request_record(const RequestRecord& record);
 
   const Scenario& scenario_;
