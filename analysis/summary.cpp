@@ -55,17 +55,19 @@ UsageSummary summarize_usage(const SimulationResults& r) {
   return u;
 }
 
-nlohmann::json optional_number(const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); }
+template <typename T>
+nlohmann::json value_or_null(const std::optional<T>& x) {
+  return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
+}
 
 nlohmann::json usage_json(const UsageSummary& u) {
-  const std::size_t events = u.events;
-  nlohmann::json usage{{"gpu_hours", u.gpu_hours},
-                       {"core_hours", u.core_hours},
-                       {"gpu_hours_per_1000_events", events ? nlohmann::json(1000 * u.gpu_hours / static_cast<double>(events))
-                                                            : nlohmann::json(nullptr)},
-                       {"currency", u.currency ? nlohmann::json(*u.currency) : nlohmann::json(nullptr)},
-                       {"cost_per_event", optional_number(u.cost_per_event)}};
-  return usage;
+  std::optional<double> per_1000;
+  if (u.events) per_1000 = 1000 * u.gpu_hours / static_cast<double>(u.events);
+  return {{"gpu_hours", u.gpu_hours},
+          {"core_hours", u.core_hours},
+          {"gpu_hours_per_1000_events", value_or_null(per_1000)},
+          {"currency", value_or_null(u.currency)},
+          {"cost_per_event", value_or_null(u.cost_per_event)}};
 }
 
 nlohmann::json autoscaling_json(const UsageSummary& u) {
@@ -177,8 +179,7 @@ Summary summarize(const SimulationResults& r) {
                                 r.cpu_lost_s};
   if (r.gated) s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric, r.events_on_gate_fallback};
   if (r.scraped) s.usage = summarize_usage(r);
-  if (r.connection_limited) s.connections = std::make_pair(r.connections, r.connections_refused);
-  s.events_on_gate_fallback = r.events_on_gate_fallback;
+  if (r.connection_limited) s.connections = ConnectionSummary{r.connections, r.connections_refused, r.events_on_gate_fallback};
   return s;
 }
 
@@ -232,9 +233,9 @@ nlohmann::json summary_to_json(const Summary& s) {
                         {"checked_without_metric", s.gate->without_metric},
                         {"events_on_cpu", s.gate->events_on_cpu}};
   if (s.connections)
-    document["connections"] = {{"opened", s.connections->first},
-                               {"refused", s.connections->second},
-                               {"events_on_cpu", s.events_on_gate_fallback}};
+    document["connections"] = {{"opened", s.connections->opened},
+                               {"refused", s.connections->refused},
+                               {"events_on_cpu", s.connections->events_on_cpu}};
   if (s.usage) {
     document["usage"] = usage_json(*s.usage);
     if (s.usage->autoscaling) document["autoscaling"] = autoscaling_json(*s.usage);
@@ -295,7 +296,7 @@ std::string format_summary(const Summary& s) {
         static_cast<long long>(s.gate->without_metric));
   if (s.connections)
     add("connections %lld opened, %lld refused by the proxy's token bucket (those jobs run on their CPU)\n",
-        static_cast<long long>(s.connections->first), static_cast<long long>(s.connections->second));
+        static_cast<long long>(s.connections->opened), static_cast<long long>(s.connections->refused));
   if (s.usage && s.usage->autoscaling) {
     const AutoscalingTotals& a = *s.usage->autoscaling;
     add("autoscaler  %.2f ready replicas on average (at most %d), %lld pods created, %lld deleted; %lld requests "

@@ -55,6 +55,12 @@ struct GateSummary {
   std::int64_t events_on_cpu = 0;  // events of the refused jobs
 };
 
+// The proxy's token bucket on new connections.
+struct ConnectionSummary {
+  std::int64_t opened = 0, refused = 0;
+  std::int64_t events_on_cpu = 0;  // events of every refused job, by the bucket or the gate
+};
+
 // Where Prometheus scraped the farm (a gate or an autoscaler): what the farm held and cost.
 struct UsageSummary {
   double gpu_hours = 0;   // fixed groups over the run, plus the GPUs autoscaled pods held
@@ -89,8 +95,7 @@ struct Summary {
   std::optional<FailureSummary> failures;
   std::optional<GateSummary> gate;
   std::optional<UsageSummary> usage;
-  std::optional<std::pair<std::int64_t, std::int64_t>> connections;  // opened, refused by the token bucket
-  std::int64_t events_on_gate_fallback = 0;
+  std::optional<ConnectionSummary> connections;
 };
 
 Summary summarize(const SimulationResults& results);
