@@ -99,4 +99,9 @@ expect_error perf_p50 "use --statistic mean" "$work/perf-b1.csv@1" --statistic p
 printf '# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats\n1,2e-4,2e-4,3e-4,1e-5,10\n2,oops,2e-4,3e-4,1e-5,10\n' > "$work/bad.csv"
 expect_error bad_cell "bad.csv: line 4, column \"mean_s\": expected a number, got \"oops\"" "$work/bad.csv"
 
+# 6. The published scans' models (calibration/models/published/) and their table are what
+#    calibrate writes from the committed transcriptions today, byte for byte.
+if python3 calibration/fit_published.py "$sonicsim" --check; then pass
+else fail "calibration/models/published/ is stale: run python3 calibration/fit_published.py $sonicsim --plot"; fi
+
 finish

@@ -58,6 +58,36 @@ TEST_CASE("a calibration CSV gives its provenance and the chosen statistic with 
   CHECK(read_calibration_csv(file.path, LatencyStatistic::P99).points[1].latency_s == 5.0e-04);
 }
 
+TEST_CASE("--statistic throughput fits batch / throughput, with the delta-method error of the throughput") {
+  // A published scan: the throughput is the mean of batch/t over calls, so batch / throughput (the
+  // harmonic mean of the call times) is not the mean latency, which one slow call can dominate.
+  const std::string header = "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats,throughput_items_per_s";
+  TempFile with_error("calibration_throughput.csv", header + ",throughput_sem_items_per_s\n"
+                                                              "4,3.7e-02,3.7e-02,3.7e-02,3.5e-01,100,2.0e+03,20\n"
+                                                              "32,2.2e-03,2.2e-03,2.2e-03,4.0e-05,100,1.6e+04,40\n");
+  const CalibrationInput in = read_calibration_csv(with_error.path, LatencyStatistic::Throughput);
+  REQUIRE(in.points.size() == 2);
+  CHECK(in.points[0].latency_s == doctest::Approx(4 / 2.0e3));
+  CHECK(in.points[1].latency_s == doctest::Approx(32 / 1.6e4));
+  CHECK(in.points[0].standard_error_s == doctest::Approx(4 / (2.0e3 * 2.0e3) * 20));  // |d(b/T)/dT| * sem(T)
+  CHECK(in.points[1].standard_error_s == doctest::Approx(32 / (1.6e4 * 1.6e4) * 40));
+  CHECK(read_calibration_csv(with_error.path, LatencyStatistic::Mean).points[0].latency_s == 3.7e-02);
+
+  TempFile without_error("calibration_throughput_no_error.csv", header + "\n8,1e-03,1e-03,1e-03,1e-05,10,1.0e+04\n");
+  const CalibrationInput bare = read_calibration_csv(without_error.path, LatencyStatistic::Throughput);
+  CHECK(bare.points[0].latency_s == doctest::Approx(8e-4));
+  CHECK(bare.points[0].standard_error_s == 0);
+
+  TempFile no_column("calibration_no_throughput.csv",
+                     "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats\n1,1e-3,1e-3,1e-3,0,1\n");
+  CHECK(read_calibration_csv(no_column.path, LatencyStatistic::Mean).points.size() == 1);
+  CHECK(test::input_error_of([&] { read_calibration_csv(no_column.path, LatencyStatistic::Throughput); })
+            .find("column line: expected a column \"throughput_items_per_s\" for --statistic throughput") != std::string::npos);
+  TempFile zero("calibration_zero_throughput.csv", header + "\n1,1e-3,1e-3,1e-3,0,1,0\n");
+  CHECK(test::input_error_of([&] { read_calibration_csv(zero.path, LatencyStatistic::Throughput); })
+            .find("line 3, column \"throughput_items_per_s\": expected a positive throughput in items/s") != std::string::npos);
+}
+
 TEST_CASE("malformed calibration CSVs name the line and the column") {
   const std::string header = "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats\n";
   {

@@ -10,7 +10,7 @@
 namespace sonicsim::calibration {
 namespace {
 
-using Reader = io::CSVReader<6, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>, io::throw_on_overflow,
+using Reader = io::CSVReader<8, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>, io::throw_on_overflow,
                              io::single_and_empty_line_comment<'#'>>;
 
 // The "# key: value" lines before the column line.
@@ -35,7 +35,9 @@ LatencyStatistic parse_statistic(const std::string& name) {
   if (name == "mean") return LatencyStatistic::Mean;
   if (name == "p50") return LatencyStatistic::P50;
   if (name == "p99") return LatencyStatistic::P99;
-  throw std::invalid_argument("expected a latency statistic \"mean\", \"p50\" or \"p99\", got \"" + name + "\"");
+  if (name == "throughput") return LatencyStatistic::Throughput;
+  throw std::invalid_argument("expected a latency statistic \"mean\", \"p50\", \"p99\" or \"throughput\", got \"" + name +
+                              "\"");
 }
 
 const char* statistic_name(LatencyStatistic statistic) {
@@ -43,6 +45,7 @@ const char* statistic_name(LatencyStatistic statistic) {
     case LatencyStatistic::Mean: return "mean";
     case LatencyStatistic::P50: return "p50";
     case LatencyStatistic::P99: return "p99";
+    case LatencyStatistic::Throughput: return "throughput";
   }
   return "?";
 }
@@ -57,6 +60,7 @@ double standard_error(LatencyStatistic statistic, double stddev_s, double repeat
       const double density = std::exp(-z * z / 2) / std::sqrt(2 * M_PI);
       return std::sqrt(0.99 * 0.01) / density * of_mean;
     }
+    case LatencyStatistic::Throughput: break;  // from the throughput's own error, not the latency spread
   }
   return of_mean;
 }
@@ -69,15 +73,25 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
   CalibrationInput input{path, "sonicsim calibration data v1", read_provenance(text, path), {}};
   try {
     Reader reader(path, text.data(), text.data() + text.size());
-    reader.read_header(io::ignore_extra_column, "batch_size", "mean_s", "p50_s", "p99_s", "stddev_s", "repeats");
+    reader.read_header(io::ignore_extra_column | io::ignore_missing_column, "batch_size", "mean_s", "p50_s", "p99_s",
+                       "stddev_s", "repeats", "throughput_items_per_s", "throughput_sem_items_per_s");
+    const bool by_throughput = statistic == LatencyStatistic::Throughput;
+    for (const char* column : {"batch_size", "mean_s", "p50_s", "p99_s", "stddev_s", "repeats"})
+      if (!reader.has_column(column)) throw InputError(path, "column line", std::string("expected a column \"") + column + "\"");
+    if (by_throughput && !reader.has_column("throughput_items_per_s"))
+      throw InputError(path, "column line", "expected a column \"throughput_items_per_s\" for --statistic throughput");
     char *batch_text = nullptr, *mean_text = nullptr, *p50_text = nullptr, *p99_text = nullptr, *stddev_text = nullptr,
-         *repeats_text = nullptr;
-    while (reader.read_row(batch_text, mean_text, p50_text, p99_text, stddev_text, repeats_text)) {
+         *repeats_text = nullptr, *throughput_text = nullptr, *throughput_sem_text = nullptr;
+    while (reader.read_row(batch_text, mean_text, p50_text, p99_text, stddev_text, repeats_text, throughput_text,
+                           throughput_sem_text)) {
       const unsigned line = reader.get_file_line();
-      const auto positive_seconds = [&](const char* column, const char* text) {
+      const auto positive = [&](const char* column, const char* text, const char* what) {
         const double x = number_cell(path, line, column, text);
-        if (!(x > 0)) throw InputError(path, cell_location(line, column), "expected a positive number of seconds, got " + std::string(text));
+        if (!(x > 0)) throw InputError(path, cell_location(line, column), std::string("expected a positive ") + what + ", got " + text);
         return x;
+      };
+      const auto positive_seconds = [&](const char* column, const char* text) {
+        return positive(column, text, "number of seconds");
       };
       const long long batch = integer_cell(path, line, "batch_size", batch_text);
       if (batch < 1) throw InputError(path, cell_location(line, "batch_size"), "expected a batch size of at least 1");
@@ -90,6 +104,20 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
       if (!(stddev >= 0)) throw InputError(path, cell_location(line, "stddev_s"), "expected a standard deviation of at least 0");
       const long long repeats = integer_cell(path, line, "repeats", repeats_text);
       if (repeats < 1) throw InputError(path, cell_location(line, "repeats"), "expected at least 1 repetition");
+      if (by_throughput) {
+        // tau = batch / throughput; its standard error by the delta method, batch / throughput^2 times
+        // the throughput's, where the file gives one.
+        const double throughput = positive("throughput_items_per_s", throughput_text, "throughput in items/s");
+        double error = 0;
+        if (throughput_sem_text) {
+          const double sem = number_cell(path, line, "throughput_sem_items_per_s", throughput_sem_text);
+          if (!(sem >= 0))
+            throw InputError(path, cell_location(line, "throughput_sem_items_per_s"), "expected a standard error of at least 0");
+          error = static_cast<double>(batch) / (throughput * throughput) * sem;
+        }
+        input.points.push_back(LatencyPoint{static_cast<double>(batch), static_cast<double>(batch) / throughput, error, path, {}});
+        continue;
+      }
       const double value = statistic == LatencyStatistic::Mean ? mean : statistic == LatencyStatistic::P50 ? p50 : p99;
       input.points.push_back(LatencyPoint{static_cast<double>(batch), value,
                                           standard_error(statistic, stddev, static_cast<double>(repeats)), path, {}});

@@ -9,9 +9,11 @@ namespace sonicsim::calibration {
 
 inline constexpr const char* kCalibrationCsvMagic = "# sonicsim calibration data v1";
 
-enum class LatencyStatistic { Mean, P50, P99 };
+// Throughput: batch / throughput_items_per_s, the harmonic mean of the call times where the
+// throughput is the mean of batch/t over calls (calibration/published/README-batch-scans.md).
+enum class LatencyStatistic { Mean, P50, P99, Throughput };
 
-LatencyStatistic parse_statistic(const std::string& name);  // "mean", "p50", "p99"
+LatencyStatistic parse_statistic(const std::string& name);  // "mean", "p50", "p99", "throughput"
 const char* statistic_name(LatencyStatistic statistic);
 
 // The standard error of a statistic of n samples with standard deviation s, assuming roughly normal

@@ -15,6 +15,9 @@
       from a run with timeseries.csv (a saturation gate or an autoscaler): replicas by phase and the
       replicas asked for, the metric against the threshold, and, where events.csv was written, the
       mean per-event time of the events starting in each bin.
+  plot.py latency MODEL.json [MODEL.json...] [--labels A,B] [--title T] --out tau.png
+      from latency model files (`sonicsim calibrate --output`): the measured tau(batch) of each with
+      the selected form through them and its 95% bootstrap band, and the throughput batch / tau.
 """
 import argparse
 import csv
@@ -274,6 +277,68 @@ def timeseries_plot(args):
     print(args.out)
 
 
+def read_latency_model(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            model = json.load(f)
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    except json.JSONDecodeError as e:
+        fail(f"{path}: line {e.lineno}, column {e.colno}: expected JSON ({e.msg})")
+    if not isinstance(model, dict) or model.get("format") != "sonicsim latency model v1":
+        fail(f'{path}: /format: expected "sonicsim latency model v1" (a file written by sonicsim calibrate --output)')
+    try:
+        points = [(float(p["batch"]), float(p["latency_s"])) for p in model["points"]]
+        form = model["forms"][model["selected"]]
+        band = form.get("band")
+        if band:
+            levels = band["levels"]
+            low, high = levels.index(0.025), levels.index(0.975)
+            band = (band["batches"], band["latency_s"][low], band["latency_s"][high])  # one row per level
+        device = model["inputs"][0]["provenance"].get("device", os.path.basename(path))
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+        fail(f"{path}: expected a latency model with points, the selected form and its band ({e!r} missing or malformed)")
+    if not points:
+        fail(f"{path}: /points: expected at least one point")
+    return points, band, model["selected"], device
+
+
+def latency_plot(args):
+    labels = args.labels.split(",") if args.labels else None
+    if labels and len(labels) != len(args.models):
+        fail(f"--labels: expected {len(args.models)} names, got {len(labels)}")
+    fig, (tau_ax, rate_ax) = plt.subplots(1, 2, figsize=(13, 5.5))
+    devices = []  # one colour per device; a device's second, third... model gets another line style
+    styles = ["o-", "s--", "^:", "d-."]
+    for i, path in enumerate(args.models):
+        points, band, form, device = read_latency_model(path)
+        label = labels[i] if labels else device
+        nth = sum(1 for d in devices if d == device)
+        devices.append(device)
+        colour = f"C{list(dict.fromkeys(devices)).index(device) % 10}"
+        style = styles[nth % len(styles)]
+        batches, latencies = [p[0] for p in points], [p[1] for p in points]
+        tau_ax.plot(batches, [1e3 * t for t in latencies], style, color=colour, ms=4, label=label)
+        rate_ax.plot(batches, [b / t for b, t in points], style, color=colour, ms=4, label=label)
+        if band:
+            tau_ax.fill_between(band[0], [1e3 * t for t in band[1]], [1e3 * t for t in band[2]], color=colour, alpha=0.2, lw=0)
+    for ax in (tau_ax, rate_ax):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("batch size (items per call)")
+        ax.grid(True, which="both", alpha=0.3)
+    tau_ax.set_yscale("log")
+    tau_ax.set_ylabel("tau(batch): time per call (ms)")
+    tau_ax.set_title("kernel latency, measured points; band: 95% bootstrap of the " + form + " form")
+    rate_ax.set_ylabel("batch / tau (items/s)")
+    rate_ax.set_title("throughput of one device at that batch")
+    rate_ax.legend(fontsize=8)
+    if args.title:
+        fig.suptitle(args.title)
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=120)
+    print(f"{args.out}: {len(args.models)} latency models")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -296,12 +361,18 @@ def main():
     ts.add_argument("--threshold", type=float, help="the threshold to draw against the metric")
     ts.add_argument("--bin", type=float, default=60, help="bin of the per-event time in simulated seconds (default 60)")
     ts.add_argument("--out", required=True)
+    la = sub.add_parser("latency", help="tau(batch) and throughput of latency model files (sonicsim calibrate)")
+    la.add_argument("models", nargs="+")
+    la.add_argument("--labels", help="comma-separated names of the models (default: their devices)")
+    la.add_argument("--title")
+    la.add_argument("--out", required=True)
     args = parser.parse_args()
     if args.command == "timeseries" and args.threshold is not None and not math.isfinite(args.threshold):
         fail("--threshold: expected a finite number")
     if args.command in ("gpus", "timeseries") and not (math.isfinite(args.bin) and args.bin > 0):
         fail("--bin: expected a positive number of seconds")
-    {"sweep": sweep_plot, "run": run_plots, "gpus": gpus_plot, "timeseries": timeseries_plot}[args.command](args)
+    {"sweep": sweep_plot, "run": run_plots, "gpus": gpus_plot, "timeseries": timeseries_plot,
+     "latency": latency_plot}[args.command](args)
 
 
 if __name__ == "__main__":

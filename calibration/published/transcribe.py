@@ -388,7 +388,7 @@ def pts_files(path):
         if family["derived"]:
             columns.append("derived_batch_over_throughput_s")
         if thr_err:
-            columns.append("source_throughput_sem_items_per_s")
+            columns.append("throughput_sem_items_per_s")
         columns += ["source_line_batch_size", "source_line_latency"]
         if lat_err:
             columns.append("source_line_latency_error")
@@ -450,7 +450,8 @@ def pts_files(path):
             notes.append("stddev_s = 0 is a placeholder: this scan published no spread (the script computes none). "
                          "sonicsim's reader requires a number >= 0 there, and 0 means 'no spread given' to it.")
         notes.append("p50_s and p99_s are NOT published. sonicsim's reader requires a positive number in both columns "
-                     "(an empty cell is rejected), so both repeat mean_s; fit these files with --statistic mean only.")
+                     "(an empty cell is rejected), so both repeat mean_s; fit these files with --statistic mean or throughput, "
+                     "never p50 or p99.")
         notes.append("throughput_items_per_s = the source's 'throughput', the mean over trials of batch/t "
                      "(np.mean(size / times)), verbatim; it is not batch_size / mean_s as in calibration/data/README.md.")
         if family["derived"]:
@@ -459,13 +460,17 @@ def pts_files(path):
                              "(the source's latency error there is close to the mean itself, while the throughput is not "
                              "affected); derived_batch_over_throughput_s = batch_size / throughput_items_per_s (the "
                              "harmonic mean of the trial times; derived by transcribe.py, 10 significant digits, not "
-                             "published) is the better per-call latency at those batch sizes. mean_s is left as published.")
+                             "published) is the better per-call latency at those batch sizes. mean_s is left as published; "
+                             "calibration/models/published/ is fitted with sonicsim calibrate --statistic throughput, which "
+                             "takes batch_size / throughput_items_per_s at every batch size of the file.")
             else:
                 notes.append("derived_batch_over_throughput_s = batch_size / throughput_items_per_s (derived by "
                              "transcribe.py, 10 significant digits, not published); no batch size here has a mean latency "
                              "above twice it.")
         if thr_err:
-            notes.append("source_throughput_sem_items_per_s = the source's 'throughput_error' (np.std(throughput) / 10), verbatim.")
+            notes.append("throughput_sem_items_per_s = the source's 'throughput_error' (np.std(throughput) / 10), verbatim; "
+                         "with --statistic throughput sonicsim takes batch / throughput^2 times it as the standard error "
+                         "of the latency (delta method).")
         notes.append("source_line_* = line in " + PTS_FILE + " of the list holding this row's value; source_list_index "
                      "= the 0-based position in those lists.")
         notes += family["notes_family"][dtype]

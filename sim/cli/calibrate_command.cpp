@@ -62,7 +62,7 @@ int calibrate_command(const std::vector<std::string>& args) {
   options.add_options()
       ("help,h", "show this help")
       ("output,o", po::value(&output), "write the latency model file (JSON) that a scenario references")
-      ("statistic", po::value(&statistic_text), "latency statistic to fit: mean (default), p50 or p99")
+      ("statistic", po::value(&statistic_text), "latency statistic to fit: mean (default), p50, p99, or throughput (batch / throughput_items_per_s)")
       ("select", po::value(&select_text), "form a scenario uses unless it names one: table (default), affine, knee")
       ("bootstrap", po::value(&bootstrap.resamples), "bootstrap resamples for the uncertainty bands (default 1000; 0: none)")
       ("seed", po::value(&seed_text), "random seed of the bootstrap (default 1)")
