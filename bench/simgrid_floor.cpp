@@ -42,6 +42,7 @@ int main(int argc, char** argv) try {
   for (const Module& m : workload.modules) {
     if (const auto* cpu = std::get_if<CpuModule>(&m)) cpu_s += mean(cpu->time);
     if (const auto* module = std::get_if<InferenceModule>(&m)) {
+      if (!is_fixed(module->items_per_event)) throw std::runtime_error("the floor runs fixed items_per_event");
       cpu_s += mean(module->preprocess);
       inference.push_back(module);
     }
@@ -60,8 +61,9 @@ int main(int argc, char** argv) try {
         sg4::this_actor::execute(cpu_s * sim::kReferenceSpeed);
         for (const InferenceModule* module : inference) {
           const ModelSpec& model = scenario.models[module->model];
-          for (std::int64_t k = 0; k < module->requests_per_event(); ++k) {
-            const int items = module->items_in_request(k);
+          const int event_items = std::get<int>(module->items_per_event);
+          for (std::int64_t k = 0; k < module->requests_for(event_items); ++k) {
+            const int items = module->items_in_request(k, event_items);
             sg4::Comm::sendto(host, server, static_cast<std::uint64_t>(items * model.input_bytes_per_item));
             sg4::this_actor::sleep_for(kernel_latency_s(model.latency_for(gpu), items));
             sg4::Comm::sendto(server, host, static_cast<std::uint64_t>(items * model.output_bytes_per_item));

@@ -51,17 +51,22 @@ AnalyticModel analytic_model(const Scenario& s) {
     path_server = groups.front();
     m.preprocess_s += mean(inference.preprocess) / pool.cpu_speed;
     const KernelLatency& tau = model.latency_for(groups.front()->gpu_type);
-    const std::int64_t k = inference.requests_per_event();
-    m.requests_per_event += k;
-    // k - 1 full requests and a last one that may be smaller.
-    for (const auto& [items, count] : {std::pair{inference.items_in_request(0), k - 1}, {inference.items_in_request(k - 1), 1}}) {
-      m.gpu_s += static_cast<double>(count) * kernel_latency_s(tau, items);
-      if (const auto& frontend = groups.front()->frontend)
-        m.frontend_s += static_cast<double>(count) * (frontend->request_s(items * model.input_bytes_per_item) +
-                                                      frontend->response_s(items * model.output_bytes_per_item));
+    // Expectations over the items an event brings (one term where they are fixed). An event of n
+    // items sends k = ceil(n / items_per_request) requests: k - 1 full ones and a last that may be smaller.
+    for (const auto& [n, probability] : probabilities(inference.items_per_event)) {
+      const std::int64_t k = inference.requests_for(n);
+      if (k == 0) continue;
+      m.requests_per_event += probability * static_cast<double>(k);
+      for (const auto& [items, count] : {std::pair{inference.items_in_request(0, n), k - 1}, {inference.items_in_request(k - 1, n), 1}}) {
+        const double weight = probability * static_cast<double>(count);
+        m.gpu_s += weight * kernel_latency_s(tau, items);
+        if (const auto& frontend = groups.front()->frontend)
+          m.frontend_s += weight * (frontend->request_s(items * model.input_bytes_per_item) +
+                                    frontend->response_s(items * model.output_bytes_per_item));
+      }
     }
-    upload_bytes += inference.items_per_event * model.input_bytes_per_item;
-    download_bytes += inference.items_per_event * model.output_bytes_per_item;
+    upload_bytes += mean(inference.items_per_event) * model.input_bytes_per_item;
+    download_bytes += mean(inference.items_per_event) * model.output_bytes_per_item;
   }
   if (!path_server) return m;
 
@@ -76,7 +81,7 @@ AnalyticModel analytic_model(const Scenario& s) {
   }
   m.flow_rate_Bps = narrowest;
   if (net.tcp_gamma_bytes > 0) m.flow_rate_Bps = std::min(narrowest, net.tcp_gamma_bytes / (2 * one_way_latency));
-  m.round_trips_s = 2 * one_way_latency * static_cast<double>(m.requests_per_event);
+  m.round_trips_s = 2 * one_way_latency * m.requests_per_event;
   m.transfer_s = (upload_bytes + download_bytes) / m.flow_rate_Bps;
 
   // Links are full duplex: the busier direction (requests, to the servers) is the one that fills.

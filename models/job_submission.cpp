@@ -34,12 +34,7 @@ double start_time(const StartPattern& pattern, int job, int jobs) {
 }
 
 int draw_events(const EventCount& count, Rng& rng) {
-  return std::visit(Overloaded{[](int fixed) { return fixed; },
-                               [&rng](const UniformCount& u) {
-                                 return u.min + static_cast<int>(rng.below(static_cast<std::uint64_t>(u.max - u.min) + 1));
-                               },
-                               [&rng](const EmpiricalCount& e) { return e.samples[rng.below(e.samples.size())]; }},
-                    count);
+  return std::visit([&rng](const auto& c) { return draw(c, rng); }, count);
 }
 
 int most_events(const EventCount& count) {
@@ -49,13 +44,7 @@ int most_events(const EventCount& count) {
 }
 
 double mean_events(const EventCount& count) {
-  return std::visit(Overloaded{[](int fixed) { return static_cast<double>(fixed); },
-                               [](const UniformCount& u) { return (static_cast<double>(u.min) + u.max) / 2; },
-                               [](const EmpiricalCount& e) {
-                                 return std::accumulate(e.samples.begin(), e.samples.end(), 0.0) /
-                                        static_cast<double>(e.samples.size());
-                               }},
-                    count);
+  return std::visit([](const auto& c) { return count_mean(c); }, count);
 }
 
 std::vector<PlannedJob> plan_jobs(const Workload& w, std::uint64_t seed) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/distribution.hpp"
+#include "models/item_count.hpp"
 #include "models/hpa.hpp"
 #include "models/token_bucket.hpp"
 #include "models/kernel_latency.hpp"
@@ -164,7 +165,7 @@ enum class FallbackScope { Event, Job };
 struct InferenceModule {
   std::string name;
   int model = -1;  // index into Scenario::models
-  int items_per_event = 0;
+  ItemCount items_per_event = 1;  // drawn once per event where it is a distribution
   int items_per_request = 0;
   Distribution preprocess;
   int in_flight = 1;  // 1 = blocking; m > 1 = asynchronous with m requests outstanding
@@ -177,12 +178,13 @@ struct InferenceModule {
   OnFailure on_failure = OnFailure::FailJob;
   FallbackScope fallback_scope = FallbackScope::Event;
 
-  std::int64_t requests_per_event() const {
-    return (static_cast<std::int64_t>(items_per_event) + items_per_request - 1) / items_per_request;
+  // Requests for an event of `items` items (none for an event without any).
+  std::int64_t requests_for(int items) const {
+    return (static_cast<std::int64_t>(items) + items_per_request - 1) / items_per_request;
   }
-  // Items in the k-th request of an event (all full but the last).
-  int items_in_request(std::int64_t k) const {
-    return static_cast<int>(std::min<std::int64_t>(items_per_request, items_per_event - k * items_per_request));
+  // Items in the k-th request of an event of `items` items (all full but the last).
+  int items_in_request(std::int64_t k, int items) const {
+    return static_cast<int>(std::min<std::int64_t>(items_per_request, items - k * items_per_request));
   }
 };
 
@@ -217,12 +219,6 @@ using SubmitPattern = std::variant<StartAllAtOnce, StartStaggered, StartSpread, 
 
 // Events a job runs: the same count for every job, or drawn per job (uniformly from an inclusive
 // range, or among measured counts).
-struct UniformCount {
-  int min = 1, max = 1;
-};
-struct EmpiricalCount {
-  std::vector<int> samples;
-};
 using EventCount = std::variant<int, UniformCount, EmpiricalCount>;
 
 struct Workload {

@@ -56,6 +56,44 @@ Distribution parse_distribution(const JsonNode& node) {
                                "\"empirical\", got \"" + kind + "\"");
 }
 
+// items_per_event: a positive integer, or a count distribution drawn once per event.
+ItemCount parse_item_count(const JsonNode& node) {
+  if (node.raw().is_number()) return node.int_at_least(1);
+  if (!node.raw().is_object())
+    node.fail(std::string("expected a positive integer or a count distribution object, got ") + node.raw().type_name() +
+              " " + node.raw().dump());
+  const std::string kind = node.at("distribution").string();
+  if (kind == "constant") {
+    node.allow_only({"distribution", "value"});
+    return node.at("value").int_at_least(1);
+  }
+  if (kind == "poisson") {
+    node.allow_only({"distribution", "mean"});
+    const double mean = node.at("mean").number();
+    if (!(mean > 0 && mean <= kMaxPoissonMean))
+      node.at("mean").fail("expected a mean above 0 and at most " + std::to_string(static_cast<int>(kMaxPoissonMean)) +
+                           " (for larger counts use \"uniform\" or \"empirical\")");
+    return PoissonCount{mean};
+  }
+  if (kind == "uniform") {
+    node.allow_only({"distribution", "min", "max"});
+    const int min = node.at("min").int_at_least(0);
+    const int max = node.at("max").int_at_least(1);
+    if (max < min) node.at("max").fail("expected max at least min (" + std::to_string(min) + ")");
+    return UniformCount{min, max};
+  }
+  if (kind == "empirical") {
+    node.allow_only({"distribution", "samples"});
+    EmpiricalCount count;
+    for (const JsonNode& sample : node.at("samples").non_empty_elements()) count.samples.push_back(sample.int_at_least(0));
+    if (*std::max_element(count.samples.begin(), count.samples.end()) == 0)
+      node.at("samples").fail("expected at least one sample above 0 (an event without items sends no request)");
+    return count;
+  }
+  node.at("distribution").fail("expected one of \"constant\", \"poisson\", \"uniform\", \"empirical\" (a count of "
+                               "items per event), got \"" + kind + "\"");
+}
+
 // What kernel-latency parsing needs from the rest of the scenario.
 struct LatencyContext {
   std::string scenario_file;
@@ -434,7 +472,7 @@ Module parse_module(const JsonNode& node, const Scenario& scenario) {
     const JsonNode model = node.at("model");
     m.model = scenario.model_index(model.string());
     if (m.model < 0) model.fail("unknown model \"" + model.string() + "\" (not defined under /models)");
-    m.items_per_event = node.at("items_per_event").int_at_least(1);
+    m.items_per_event = parse_item_count(node.at("items_per_event"));
     m.items_per_request = node.at("items_per_request").int_at_least(1);
     m.preprocess = parse_distribution(node.at("preprocess"));
     m.in_flight = node.at("in_flight").int_in(1, limits::kMaxInFlight);

@@ -58,15 +58,17 @@ void check_workload(const JsonNode& root, const Scenario& s) {
     const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
     if (!inference) continue;
     const ModelSpec& model = s.models[static_cast<std::size_t>(inference->model)];
-    const double largest = std::min(inference->items_per_request, inference->items_per_event);
+    // A count distribution is checked at its largest count (for a Poisson, where its tail drops below 1e-15).
+    const int most_items = largest(inference->items_per_event);
+    const double largest_request = std::min(inference->items_per_request, most_items);
     for (const double per_item : {model.input_bytes_per_item, model.output_bytes_per_item})
-      if (largest * per_item > limits::kMaxBytes)
-        modules[i].fail("a request of " + count_text(static_cast<std::int64_t>(largest)) + " items of model \"" +
+      if (largest_request * per_item > limits::kMaxBytes)
+        modules[i].fail("a request of " + count_text(static_cast<std::int64_t>(largest_request)) + " items of model \"" +
                         model.name + "\" carries more than 1PB, the most sonicsim moves in one transfer");
-    requests_per_event += inference->requests_per_event();
+    requests_per_event += inference->requests_for(most_items);
     if (requests_per_event > limits::kMaxRequests)
       modules[i].fail("an event sends more than " + count_text(limits::kMaxRequests) + " requests");
-    const std::int64_t in_flight = std::min<std::int64_t>(inference->in_flight, inference->requests_per_event());
+    const std::int64_t in_flight = std::min<std::int64_t>(inference->in_flight, inference->requests_for(most_items));
     if (in_flight * concurrent_jobs(s) > limits::kMaxRequestsInFlight)
       modules[i].fail("the jobs can have " + count_text(in_flight * concurrent_jobs(s)) + " requests in flight at once "
                       "(jobs running at once x in_flight), more than the " + count_text(limits::kMaxRequestsInFlight) +

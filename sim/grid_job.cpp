@@ -76,9 +76,11 @@ bool GridJob::run_event(int event) {
       continue;
     }
     const auto& inference = std::get<InferenceModule>(modules[m]);
+    // Drawn wherever the module runs, so that the job's later draws do not depend on it.
+    const int items = sample(inference.items_per_event, rng_);
     if (context_.balancer.serves(inference.model) && !on_cpu_[m]) {
       record.preprocess_s += compute(sample(inference.preprocess, rng_));
-      const ModuleOutcome outcome = run_requests(inference, static_cast<int>(m), event, record);
+      const ModuleOutcome outcome = run_requests(inference, static_cast<int>(m), event, items, record);
       if (outcome == ModuleOutcome::JobFailed) {
         context_.recorder.event_failed();
         return false;
@@ -101,10 +103,10 @@ bool GridJob::run_event(int event) {
 // Each request upload is a host-to-host transfer that this job waits on, so the server learns of
 // the request exactly when its last byte arrives (a shared server mailbox would deliver in posting
 // order instead).
-GridJob::ModuleOutcome GridJob::run_requests(const InferenceModule& module, int module_index, int event,
+GridJob::ModuleOutcome GridJob::run_requests(const InferenceModule& module, int module_index, int event, int items,
                                              EventRecord& record) {
-  current_ = Current{&module, module_index, event, &record};
-  const std::int64_t total = module.requests_per_event();
+  current_ = Current{&module, module_index, event, items, &record};
+  const std::int64_t total = module.requests_for(items);
   std::int64_t next_part = 0;
   const double first_sent = sg4::Engine::get_clock();
   for (;;) {
@@ -129,7 +131,7 @@ void GridJob::send(std::int64_t part, int tries, bool failed_over, int server) {
   rec.event = current_.event;
   rec.module = current_.module_index;
   rec.model = module.model;
-  rec.items = module.items_in_request(part);
+  rec.items = module.items_in_request(part, current_.items);
   rec.input_bytes = rec.items * model.input_bytes_per_item;
   rec.output_bytes = rec.items * model.output_bytes_per_item;
   rec.server = server;

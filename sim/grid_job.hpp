@@ -57,7 +57,7 @@ class GridJob {
   // Runs `seconds` of reference-CPU time on this job's core; returns the wall time it took.
   double compute(double reference_seconds);
   bool run_event(int event);
-  ModuleOutcome run_requests(const InferenceModule& module, int module_index, int event, EventRecord& record);
+  ModuleOutcome run_requests(const InferenceModule& module, int module_index, int event, int items, EventRecord& record);
 
   void send(std::int64_t part, int tries, bool failed_over, int server);
   void to_server(InFlightRequest* request, simgrid::s4u::Host* from);
@@ -93,6 +93,7 @@ class GridJob {
     const InferenceModule* module = nullptr;
     int module_index = 0;
     int event = 0;
+    int items = 0;  // this event's items for the module
     EventRecord* record = nullptr;
     std::int64_t resolved = 0;  // requests answered, or failed for good
     bool giving_up = false;

@@ -159,6 +159,13 @@ bad_scenario("a million requests in flight per job", lambda s: s["workload"]["mo
     {"in_flight": 1000000, "items_per_event": 1000000, "items_per_request": 1}), "/workload/modules/1: ",
     "4000000 requests in flight at once")
 bad_scenario("in_flight_2e9", setter("/workload/modules/1/in_flight", 2000000000), "/workload/modules/1/in_flight: ")
+bad_scenario("poisson items with an astronomical mean", setter("/workload/modules/1/items_per_event",
+             {"distribution": "poisson", "mean": 1e300}), "/workload/modules/1/items_per_event/mean: ", "at most 10000")
+bad_scenario("poisson items with a NaN-like mean", setter("/workload/modules/1/items_per_event",
+             {"distribution": "poisson", "mean": -0.0}), "/workload/modules/1/items_per_event/mean: ")
+bad_scenario("an empirical item count of 2e9 in requests of one", lambda s: s["workload"]["modules"][1].update(
+    {"items_per_event": {"distribution": "empirical", "samples": [1, 2000000000]}, "items_per_request": 1}),
+    "/workload/modules/1: ", "requests")
 
 # ---- Hangs and memory -----------------------------------------------------------------------------
 expect_error("scenario from /dev/zero", ["run", "/dev/zero"], "/dev/zero: ", "16 MiB")

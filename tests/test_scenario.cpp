@@ -30,7 +30,7 @@ TEST_CASE("the base scenario parses into SI units") {
   CHECK(s.platform.wan->latency_s == doctest::Approx(1e-3));
   CHECK(s.models.at(0).input_bytes_per_item == 4000);
   const auto& ml = std::get<InferenceModule>(s.workload.modules.at(1));
-  CHECK(ml.requests_per_event() == 4);
+  CHECK(ml.requests_for(std::get<int>(ml.items_per_event)) == 4);
   CHECK(s.simulation.network.tcp_gamma_bytes == 0);
 }
 
