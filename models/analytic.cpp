@@ -22,6 +22,41 @@ std::vector<const ServerGroup*> serving(const Scenario& s, const std::string& mo
 
 }  // namespace
 
+namespace {
+
+struct RequestExpectation {
+  double tau_s = 0, input_bytes = 0, output_bytes = 0;
+};
+
+// A request of `items` items of a model with a variable dim. Padded: every item is padded to the
+// largest of the request, M, with P(M <= m) = F(m)^items; exact. Ragged: the request carries the sum
+// S of its items' elements; bytes are exact in expectation, the kernel time is taken at E[S]
+// (exact for an affine tau, a first-order approximation otherwise).
+RequestExpectation expected_request(const ModelSpec& model, const ItemCount& elements, int items, const KernelLatency& tau) {
+  RequestExpectation r;
+  double mean_elements = 0;
+  if (model.layout == TensorLayout::Padded) {
+    double below = 0, cumulative = 0;
+    for (const auto& [m, p] : probabilities(elements)) {
+      cumulative += p;
+      const double at_most = std::pow(std::min(1.0, cumulative), items);
+      const double p_max = at_most - below;
+      below = at_most;
+      mean_elements += p_max * m;
+      r.tau_s += p_max * kernel_latency_s(tau, static_cast<double>(items) * m);
+    }
+    mean_elements *= items;
+  } else {
+    mean_elements = items * mean(elements);
+    r.tau_s = kernel_latency_s(tau, mean_elements);
+  }
+  r.input_bytes = items * model.input_bytes_per_item + mean_elements * model.input_bytes_per_element;
+  r.output_bytes = items * model.output_bytes_per_item + mean_elements * model.output_bytes_per_element;
+  return r;
+}
+
+}  // namespace
+
 AnalyticModel analytic_model(const Scenario& s) {
   if (s.perf_analyzer) throw std::invalid_argument("the analytic model is for grid-job workloads, not perf_analyzer loads");
   AnalyticModel m;
@@ -59,12 +94,22 @@ AnalyticModel analytic_model(const Scenario& s) {
       m.requests_per_event += probability * static_cast<double>(k);
       for (const auto& [items, count] : {std::pair{inference.items_in_request(0, n), k - 1}, {inference.items_in_request(k - 1, n), 1}}) {
         const double weight = probability * static_cast<double>(count);
+        if (inference.elements_per_item) {  // a variable dim: expectations over the items' elements too
+          const RequestExpectation r = expected_request(model, *inference.elements_per_item, items, tau);
+          m.gpu_s += weight * r.tau_s;
+          if (const auto& frontend = groups.front()->frontend)
+            m.frontend_s += weight * (frontend->request_s(r.input_bytes) + frontend->response_s(r.output_bytes));
+          upload_bytes += weight * r.input_bytes;
+          download_bytes += weight * r.output_bytes;
+          continue;
+        }
         m.gpu_s += weight * kernel_latency_s(tau, items);
         if (const auto& frontend = groups.front()->frontend)
           m.frontend_s += weight * (frontend->request_s(items * model.input_bytes_per_item) +
                                     frontend->response_s(items * model.output_bytes_per_item));
       }
     }
+    if (inference.elements_per_item) continue;
     upload_bytes += mean(inference.items_per_event) * model.input_bytes_per_item;
     download_bytes += mean(inference.items_per_event) * model.output_bytes_per_item;
   }

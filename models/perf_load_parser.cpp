@@ -11,6 +11,9 @@ PerfAnalyzerLoad parse_perf_analyzer(const JsonNode& node, const std::vector<Mod
   for (std::size_t i = 0; i < models.size(); ++i)
     if (models[i].name == name) load.model = static_cast<int>(i);
   if (load.model < 0) model.fail("expected the name of a model in /models, got \"" + name + "\"");
+  if (models[static_cast<std::size_t>(load.model)].layout != TensorLayout::Fixed)
+    model.fail("model \"" + name + "\" has a variable (-1) dim; perf_analyzer's --shape is not simulated (give the model "
+               "input_bytes_per_item and output_bytes_per_item for fixed-size requests)");
   if (auto b = node.find("batch_size")) load.batch_size = b->int_at_least(1);
 
   const auto concurrency = node.find("concurrency");

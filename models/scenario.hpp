@@ -11,6 +11,7 @@
 
 #include "models/distribution.hpp"
 #include "models/item_count.hpp"
+#include "models/tensor_bytes.hpp"
 #include "models/hpa.hpp"
 #include "models/token_bucket.hpp"
 #include "models/kernel_latency.hpp"
@@ -135,6 +136,12 @@ struct ModelSpec {
   std::string name;
   double input_bytes_per_item = 0;
   double output_bytes_per_item = 0;
+  // Models with a variable (-1) dim: bytes per element of it, and how their requests batch; the
+  // kernel latency is then a function of the elements in a batch instead of its items.
+  double input_bytes_per_element = 0;
+  double output_bytes_per_element = 0;
+  TensorLayout layout = TensorLayout::Fixed;
+  std::optional<TensorBytes> shapes;  // from the model's input/output tensors, where given
   int max_batch_size = 0;
   int instances_per_gpu = 1;  // used when instance_groups is empty: this many on every GPU
   std::vector<triton::InstanceGroup> instance_groups;
@@ -167,6 +174,8 @@ struct InferenceModule {
   int model = -1;  // index into Scenario::models
   ItemCount items_per_event = 1;  // drawn once per event where it is a distribution
   int items_per_request = 0;
+  // Models with a variable dim: elements of each item (particles of a jet), drawn per item.
+  std::optional<ItemCount> elements_per_item;
   Distribution preprocess;
   int in_flight = 1;  // 1 = blocking; m > 1 = asynchronous with m requests outstanding
   std::optional<Distribution> cpu_fallback;  // time on the CPU when no server serves the model

@@ -433,19 +433,51 @@ Platform parse_platform(const JsonNode& node) {
   return platform;
 }
 
+// Bytes per item: a bare number, as always, or, where the scenario leaves it out, from the model's
+// tensors (inline "input"/"output", or its config.pbtxt). Only a model whose input bytes come from
+// its tensors can have a variable dim (a padded or ragged layout); with bare input bytes its
+// requests are fixed-size, as before tensors were read.
+void read_model_bytes(const JsonNode& node, ModelSpec& model) {
+  const bool input_from_shapes = !node.find("input_bytes_per_item");
+  const auto bytes_of = [&](const char* key, const ItemBytes* from_shapes) {
+    if (auto bare = node.find(key)) return ItemBytes{bare->bytes(), 0, {}, true};
+    if (!from_shapes || !from_shapes->given)
+      node.fail(std::string("expected \"") + key + "\", or the model's tensors (\"input\" and \"output\" here, or in "
+                "its config.pbtxt) to compute it from");
+    if (!from_shapes->unknown.empty()) throw InputError(from_shapes->unknown);
+    if (from_shapes->variable() && !input_from_shapes)
+      node.at("input_bytes_per_item").fail("the model's outputs have a variable (-1) dim: its bytes must come from its "
+                                           "tensors too (drop \"input_bytes_per_item\")");
+    return *from_shapes;
+  };
+  const ItemBytes input = bytes_of("input_bytes_per_item", model.shapes ? &model.shapes->input : nullptr);
+  const ItemBytes output = bytes_of("output_bytes_per_item", model.shapes ? &model.shapes->output : nullptr);
+  // A request carries at least its header; SimGrid never completes a transfer of 0 bytes between hosts.
+  if (!(input.fixed_bytes > 0 || input.per_element_bytes > 0)) {
+    if (auto bare = node.find("input_bytes_per_item")) bare->fail("expected a positive data size");
+    node.fail("expected input tensors of a positive size");
+  }
+  model.input_bytes_per_item = input.fixed_bytes;
+  model.input_bytes_per_element = input.per_element_bytes;
+  model.output_bytes_per_item = output.fixed_bytes;
+  model.output_bytes_per_element = output.per_element_bytes;
+  if (model.shapes && input_from_shapes) model.layout = model.shapes->layout;
+}
+
 ModelSpec parse_model(const std::string& name, const JsonNode& node, const Platform& platform,
                       LatencyContext& latency_context) {
   const std::string& file = latency_context.scenario_file;
   node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_gpu",
                    "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup", "kernel_latency",
-                   "kernel_latency_by_gpu"});
+                   "kernel_latency_by_gpu", "input", "output"});
   ModelSpec model;
   model.name = name;
-  model.input_bytes_per_item = node.at("input_bytes_per_item").bytes();
-  // A request carries at least its header; SimGrid never completes a transfer of 0 bytes between hosts.
-  if (!(model.input_bytes_per_item > 0)) node.at("input_bytes_per_item").fail("expected a positive data size");
-  model.output_bytes_per_item = node.at("output_bytes_per_item").bytes();
+  if (node.find("triton_config"))
+    for (const char* key : {"input", "output"})
+      if (auto conflicting = node.find(key))
+        conflicting->fail(std::string("\"") + key + "\" cannot be used with \"triton_config\": the file gives the tensors");
   read_model_triton_settings(node, platform, file, model);
+  read_model_bytes(node, model);
   if (auto k = node.find("kernel_latency")) model.kernel_latency = parse_kernel_latency(*k, latency_context);
   if (auto by_gpu = node.find("kernel_latency_by_gpu")) {
     for (const std::string& gpu : by_gpu->keys())
@@ -464,7 +496,7 @@ Module parse_module(const JsonNode& node, const Scenario& scenario) {
     return CpuModule{node.at("name").name(), parse_distribution(node.at("time"))};
   }
   if (type == "inference") {
-    node.allow_only({"type", "name", "model", "items_per_event", "items_per_request", "preprocess", "in_flight",
+    node.allow_only({"type", "name", "model", "items_per_event", "elements_per_item", "items_per_request", "preprocess", "in_flight",
                      "cpu_fallback", "priority", "timeout", "allowed_tries", "client_timeout", "on_failure",
                      "fallback_scope"});
     InferenceModule m;
@@ -473,6 +505,19 @@ Module parse_module(const JsonNode& node, const Scenario& scenario) {
     m.model = scenario.model_index(model.string());
     if (m.model < 0) model.fail("unknown model \"" + model.string() + "\" (not defined under /models)");
     m.items_per_event = parse_item_count(node.at("items_per_event"));
+    const ModelSpec& spec = scenario.models[static_cast<std::size_t>(m.model)];
+    if (auto elements = node.find("elements_per_item")) {
+      if (spec.layout == TensorLayout::Fixed)
+        elements->fail("model \"" + spec.name + "\" has no variable (-1) dim: its items have no element count");
+      m.elements_per_item = parse_item_count(*elements);
+      // SimGrid never completes a transfer of 0 bytes: an item without elements needs fixed bytes.
+      if (spec.input_bytes_per_item == 0 && probabilities(*m.elements_per_item).front().first == 0)
+        elements->fail("model \"" + spec.name + "\" sends only its variable dim: an item of 0 elements would be a request "
+                       "of 0 bytes; expected a count that is never 0");
+    } else if (spec.layout != TensorLayout::Fixed) {
+      node.fail("model \"" + spec.name + "\" has a variable (-1) dim: expected \"elements_per_item\" (an integer or a "
+                "count distribution)");
+    }
     m.items_per_request = node.at("items_per_request").int_at_least(1);
     m.preprocess = parse_distribution(node.at("preprocess"));
     m.in_flight = node.at("in_flight").int_in(1, limits::kMaxInFlight);

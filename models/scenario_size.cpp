@@ -61,7 +61,9 @@ void check_workload(const JsonNode& root, const Scenario& s) {
     // A count distribution is checked at its largest count (for a Poisson, where its tail drops below 1e-15).
     const int most_items = largest(inference->items_per_event);
     const double largest_request = std::min(inference->items_per_request, most_items);
-    for (const double per_item : {model.input_bytes_per_item, model.output_bytes_per_item})
+    const double most_elements = inference->elements_per_item ? largest(*inference->elements_per_item) : 0;
+    for (const double per_item : {model.input_bytes_per_item + most_elements * model.input_bytes_per_element,
+                                  model.output_bytes_per_item + most_elements * model.output_bytes_per_element})
       if (largest_request * per_item > limits::kMaxBytes)
         modules[i].fail("a request of " + count_text(static_cast<std::int64_t>(largest_request)) + " items of model \"" +
                         model.name + "\" carries more than 1PB, the most sonicsim moves in one transfer");

@@ -86,6 +86,7 @@ void read_model_triton_settings(const JsonNode& node, const Platform& platform, 
   // Without instance groups, instances_per_gpu places the instances, as before instance_group existed.
   if (instances_configured) model.instance_groups = config.instance_groups;
   model.dynamic_batching = config.dynamic_batching;
+  if (!config.inputs.empty() || !config.outputs.empty()) model.shapes = tensor_bytes(config, source);
 
   if (auto wakeup = node.find("batcher_wakeup")) {
     const std::string name = wakeup->string();

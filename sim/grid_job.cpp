@@ -78,6 +78,7 @@ bool GridJob::run_event(int event) {
     const auto& inference = std::get<InferenceModule>(modules[m]);
     // Drawn wherever the module runs, so that the job's later draws do not depend on it.
     const int items = sample(inference.items_per_event, rng_);
+    if (inference.elements_per_item) draw_part_elements(inference, items);
     if (context_.balancer.serves(inference.model) && !on_cpu_[m]) {
       record.preprocess_s += compute(sample(inference.preprocess, rng_));
       const ModuleOutcome outcome = run_requests(inference, static_cast<int>(m), event, items, record);
@@ -99,13 +100,30 @@ bool GridJob::run_event(int event) {
   return true;
 }
 
+// Each item of the event draws its elements. A ragged request carries the sum; a padded one pads
+// every item to the largest of the request, whose element count is then its shape.
+void GridJob::draw_part_elements(const InferenceModule& module, int items) {
+  const bool padded = context_.scenario.models[module.model].layout == TensorLayout::Padded;
+  part_elements_.clear();
+  for (std::int64_t k = 0; k < module.requests_for(items); ++k) {
+    const int n = module.items_in_request(k, items);
+    std::int64_t sum = 0, most = 0;
+    for (int i = 0; i < n; ++i) {
+      const std::int64_t e = sample(*module.elements_per_item, rng_);
+      sum += e;
+      most = std::max(most, e);
+    }
+    part_elements_.emplace_back(padded ? most * n : sum, padded ? most : 0);
+  }
+}
+
 // Sends the event's requests with at most `in_flight` outstanding, and waits for every answer.
 // Each request upload is a host-to-host transfer that this job waits on, so the server learns of
 // the request exactly when its last byte arrives (a shared server mailbox would deliver in posting
 // order instead).
 GridJob::ModuleOutcome GridJob::run_requests(const InferenceModule& module, int module_index, int event, int items,
                                              EventRecord& record) {
-  current_ = Current{&module, module_index, event, items, &record};
+  current_ = Current{&module, module_index, event, items, module.elements_per_item ? &part_elements_ : nullptr, &record};
   const std::int64_t total = module.requests_for(items);
   std::int64_t next_part = 0;
   const double first_sent = sg4::Engine::get_clock();
@@ -134,6 +152,13 @@ void GridJob::send(std::int64_t part, int tries, bool failed_over, int server) {
   rec.items = module.items_in_request(part, current_.items);
   rec.input_bytes = rec.items * model.input_bytes_per_item;
   rec.output_bytes = rec.items * model.output_bytes_per_item;
+  if (current_.part_elements) {
+    const auto [elements, shape] = (*current_.part_elements)[static_cast<std::size_t>(part)];
+    r->elements = elements;
+    r->shape = shape;
+    rec.input_bytes += static_cast<double>(elements) * model.input_bytes_per_element;
+    rec.output_bytes += static_cast<double>(elements) * model.output_bytes_per_element;
+  }
   rec.server = server;
   rec.attempt = tries + (failed_over ? module.allowed_tries : 0);
   rec.sent_s = sg4::Engine::get_clock();

@@ -23,7 +23,7 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
     auto queue = std::make_unique<ModelQueue>();
     queue->model = m;
     queue->max_batch_size = spec.max_batch_size;
-    queue->output_bytes_per_item = spec.output_bytes_per_item;
+    queue->by_elements = spec.layout != TensorLayout::Fixed;
     queue->preserve_ordering = spec.dynamic_batching && spec.dynamic_batching->preserve_ordering;
 
     auto add_instance = [&](int gpu) {
@@ -57,6 +57,7 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
     queue->settings.dynamic_batching = spec.dynamic_batching;
     queue->settings.instances = static_cast<int>(queue->instances.size());
     queue->settings.wakeup = spec.batcher_wakeup;
+    queue->settings.shape_checked = spec.layout == TensorLayout::Padded;
     queues_[m] = std::move(queue);
   }
 }
@@ -230,7 +231,7 @@ void InferenceServer::admit(InFlightRequest* request) {
 void InferenceServer::enqueue(ModelQueue& queue, InFlightRequest* request, double now) {
   const RequestRecord& record = request->record;
   const int units = queue.max_batch_size > 0 ? std::max(1, record.items) : 1;
-  if (!queue.scheduler->enqueue({record.id, units, now, request->priority, request->timeout_s}, now)) {
+  if (!queue.scheduler->enqueue({record.id, units, now, request->priority, request->timeout_s, request->shape}, now)) {
     mark_rejected(queue, request, RejectReason::QueueFull, false);  // UNAVAILABLE at submit
     queue.rejected.push_back(request);
     return;
@@ -376,8 +377,13 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
     recorder_.triton(index_, queue.model).execution_started(static_cast<int>(requests.size()));
     if (instance.gpu >= 0) recorder_.kernel_started(index_, instance.gpu, start);
     // Exec::init + set_host: SimGrid 3.32's Host::exec_async runs on the *caller's* host instead.
+    double kernel_units = batch.units;
+    if (queue.by_elements) {
+      kernel_units = 0;
+      for (const InFlightRequest* r : requests) kernel_units += static_cast<double>(r->elements);
+    }
     sg4::Exec::init()
-        ->set_flops_amount(kernel_latency_s(*instance.latency, batch.units) * kReferenceSpeed)
+        ->set_flops_amount(kernel_latency_s(*instance.latency, kernel_units) * kReferenceSpeed)
         ->set_host(instance.device)
         ->start()
         ->wait();
@@ -397,7 +403,7 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
     // that instant must still find the answers not yet sent.
     for (std::size_t i = 0; i < requests.size(); ++i) {
       instance.running.erase(instance.running.begin());
-      release_in_order(queue, batch.requests[i].order, requests[i], requests[i]->record.items * queue.output_bytes_per_item);
+      release_in_order(queue, batch.requests[i].order, requests[i], requests[i]->record.output_bytes);
     }
     recorder_.batch_executed({batch_id, index_, queue.model, instance.index, instance.gpu,
                               static_cast<int>(requests.size()), batch.units, start, end});

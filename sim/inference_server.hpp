@@ -84,7 +84,7 @@ class InferenceServer {
   struct ModelQueue {
     int model = -1;
     int max_batch_size = 0;
-    double output_bytes_per_item = 0;
+    bool by_elements = false;  // a variable dim: the kernel's time is a function of the batch's elements
     triton::SchedulerSettings settings;
     std::unique_ptr<triton::DynamicBatcher> scheduler;
     std::vector<Instance> instances;

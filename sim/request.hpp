@@ -21,6 +21,10 @@ struct InFlightRequest {
   bool failed_over = false;  // this attempt series is on a second server
   std::size_t live_slot = 0; // its place among its job's live requests
   bool abandoned = false;  // the client stopped waiting (deadline, or its job failed): its answer is dropped
+  // Models with a variable dim: the elements the request carries (padded ones included), what the
+  // kernel's time depends on, and, for padded layouts, the shape Triton's batcher must match.
+  std::int64_t elements = 0;
+  std::int64_t shape = 0;
 };
 
 }  // namespace sonicsim::sim

@@ -163,6 +163,12 @@ bad_scenario("poisson items with an astronomical mean", setter("/workload/module
              {"distribution": "poisson", "mean": 1e300}), "/workload/modules/1/items_per_event/mean: ", "at most 10000")
 bad_scenario("poisson items with a NaN-like mean", setter("/workload/modules/1/items_per_event",
              {"distribution": "poisson", "mean": -0.0}), "/workload/modules/1/items_per_event/mean: ")
+bad_scenario("a tensor of 10^18 floats per item", lambda s: (s["models"]["m"].pop("input_bytes_per_item"), s["models"]["m"].update(
+    {"input": [{"name": "x", "data_type": "TYPE_FP32", "dims": [1000000, 1000000, 1000000]}]})),
+    "/models/m/input/0/dims: ", "1 PB")
+bad_scenario("2e9 elements per item of a variable tensor", lambda s: (s["models"]["m"].pop("input_bytes_per_item"), s["models"]["m"].update(
+    {"input": [{"name": "x", "data_type": "TYPE_FP64", "dims": [-1, 1000000]}, {"name": "h", "data_type": "TYPE_INT8", "dims": [1]}]}),
+    s["workload"]["modules"][1].update({"elements_per_item": 2000000000})), "/workload/modules/1: ", "1PB")
 bad_scenario("an empirical item count of 2e9 in requests of one", lambda s: s["workload"]["modules"][1].update(
     {"items_per_event": {"distribution": "empirical", "samples": [1, 2000000000]}, "items_per_request": 1}),
     "/workload/modules/1: ", "requests")

@@ -136,3 +136,24 @@ TEST_CASE("the wait is cut short by the closest deadline of a pending request") 
   CHECK(scan_queue(kQaModel, 0, false, q, 1.0).wait_s == doctest::Approx(2.0));
   CHECK(scan_queue(kQaModel, 0, false, q, 4.0).wait_s == doctest::Approx(1e-6));  // already past
 }
+
+TEST_CASE("shape-checked models: a request of another shape ends the batch (GetDynamicBatch's HasEqualInputs)") {
+  // Preferred [4, 6], no delay. Shapes 10, 10, 20, 10 (one unit each): the batch is the first two;
+  // Triton marks the payload saturated and sends what is pending (case b). The fourth, of the
+  // batch's shape, is not pulled forward.
+  DynamicBatching checked = kPreferredOnly;
+  checked.shape_checked = true;
+  std::vector<ScannedRequest> q = {{1, 0.0, 0.0, 10}, {1, 0.0, 0.0, 10}, {1, 0.0, 0.0, 20}, {1, 0.0, 0.0, 10}};
+  const auto r = scan_queue(checked, 0, false, q, 0.0);
+  CHECK(r.take == 2);
+  CHECK(r.saturated);
+  CHECK(r.mark_payload_saturated);
+  // Without the check the four make the preferred size 4.
+  const auto unchecked = scan_queue(kPreferredOnly, 0, false, q, 0.0);
+  CHECK(unchecked.take == 4);
+  CHECK_FALSE(unchecked.mark_payload_saturated);
+  // Growing a payload of shape 20: the head, of shape 10, cannot join; nothing is taken.
+  const auto grow = scan_queue(checked, 1, false, q, 0.0, 20);
+  CHECK(grow.take == 0);
+  CHECK(grow.mark_payload_saturated);
+}

@@ -18,7 +18,7 @@ std::vector<int> normalized_preferred_sizes(int max_batch_size, std::vector<int>
 }
 
 ScanResult scan_queue(const DynamicBatching& config, int base_units, bool saturated,
-                      const std::vector<ScannedRequest>& queue, double now_s) {
+                      const std::vector<ScannedRequest>& queue, double now_s, std::int64_t base_shape) {
   const std::vector<int>& preferred = config.preferred_batch_sizes;
   const int max_units = std::max(1, config.max_batch_size);
   const int max_preferred = preferred.empty() ? 0 : *std::max_element(preferred.begin(), preferred.end());
@@ -31,10 +31,13 @@ ScanResult scan_queue(const DynamicBatching& config, int base_units, bool satura
   int best_units = 0;
   std::size_t best_count = 0;
   bool send_now = false;
+  std::int64_t batch_shape = base_shape;
   for (const ScannedRequest& request : queue) {
     const int b = request.units;
     const bool starts_batch = base_units == 0 && pending_count == 0;
-    if (!starts_batch) {
+    if (starts_batch) {
+      batch_shape = request.shape;  // the shapes the rest of the batch must match
+    } else {
       if (base_units + pending_units + b > max_preferred && best_units == 0) {
         // Adding this request crosses the largest preferred size: the batch before it is the one.
         best_units = pending_units;
@@ -43,6 +46,11 @@ ScanResult scan_queue(const DynamicBatching& config, int base_units, bool satura
       }
       if (base_units + pending_units + b > max_units) {
         send_now = true;  // it does not fit; requests behind it are never pulled forward
+        break;
+      }
+      if (config.shape_checked && request.shape != batch_shape) {
+        result.mark_payload_saturated = true;  // another shape: the batch ends before it
+        send_now = true;
         break;
       }
     }

@@ -6,6 +6,7 @@
 // (timeouts, cancellation) are applied by the caller as Triton's scan cursor reaches each request;
 // `queue` holds the requests that survived them.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct DynamicBatching {
   int max_batch_size = 0;                 // as configured; batching units are capped at max(1, this)
   std::vector<int> preferred_batch_sizes;  // after normalisation (see normalized_preferred_sizes)
   double max_queue_delay_s = 0;
+  // A variable input without allow_ragged_batch: requests of another shape end the batch.
+  bool shape_checked = false;
 };
 
 // Triton's NormalizeModelConfig: no preferred sizes and max_batch_size > 0 => [max_batch_size].
@@ -24,6 +27,7 @@ struct ScannedRequest {
   int units = 1;              // max(1, request batch)
   double batcher_start_s = 0;  // when it entered the batcher
   double deadline_s = 0;       // queue-policy timeout; 0 = none
+  std::int64_t shape = 0;      // shape-checked models: requests of one batch share it
 };
 
 struct ScanResult {
@@ -34,11 +38,14 @@ struct ScanResult {
   // The literal-mode wake-up threshold in queued units; set only by scans that get past the
   // send-now cases (Triton keeps the previous value otherwise).
   std::optional<int> next_preferred;
+  // A request of another shape ended the batch: Triton's Payload::MarkSaturated, after which the
+  // payload is neither merged nor merged into.
+  bool mark_payload_saturated = false;
 };
 
-// base_units: units already in the current payload (0 for a fresh one).
+// base_units: units already in the current payload (0 for a fresh one), base_shape: its shape.
 // saturated: the batcher's `sat` flag before the scan.
 ScanResult scan_queue(const DynamicBatching& config, int base_units, bool saturated,
-                      const std::vector<ScannedRequest>& queue, double now_s);
+                      const std::vector<ScannedRequest>& queue, double now_s, std::int64_t base_shape = 0);
 
 }  // namespace sonicsim::triton

@@ -76,6 +76,17 @@ InstanceKind read_kind(inference::ModelInstanceGroup::Kind kind) {
   }
 }
 
+// The request's bytes follow the dims as sent: a reshape happens in the server; optional inputs are
+// taken as always sent, shape tensors as data (scenarios/README.md, "Bytes from tensor shapes").
+template <class Tensor>
+TensorConfig read_tensor(const Tensor& t) {
+  TensorConfig tensor;
+  tensor.name = t.name();
+  tensor.data_type = inference::DataType_Name(t.data_type());
+  tensor.dims.assign(t.dims().begin(), t.dims().end());
+  return tensor;
+}
+
 inference::ModelConfig parse_text(const std::string& text, const std::string& path) {
   inference::ModelConfig message;
   FirstError error;
@@ -120,6 +131,11 @@ ModelConfig parse_triton_config(const std::string& text, const std::string& path
     group.passive = g.passive();
     config.instance_groups.push_back(group);
   }
+  for (const inference::ModelInput& input : message.input()) {
+    config.inputs.push_back(read_tensor(input));
+    config.inputs.back().allow_ragged_batch = input.allow_ragged_batch();
+  }
+  for (const inference::ModelOutput& output : message.output()) config.outputs.push_back(read_tensor(output));
   if (message.has_dynamic_batching()) config.dynamic_batching = read_dynamic_batching(message.dynamic_batching(), source);
   validate_model_config(config, source);
   return config;

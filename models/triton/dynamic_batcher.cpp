@@ -22,7 +22,8 @@ DynamicBatcher::DynamicBatcher(SchedulerSettings settings)
   if (settings_.dynamic_batching) {
     DynamicBatchingConfig& config = *settings_.dynamic_batching;
     config.preferred_batch_sizes = normalized_preferred_sizes(settings_.max_batch_size, config.preferred_batch_sizes);
-    scan_config_ = {settings_.max_batch_size, config.preferred_batch_sizes, config.max_queue_delay_s};
+    scan_config_ = {settings_.max_batch_size, config.preferred_batch_sizes, config.max_queue_delay_s,
+                    settings_.shape_checked};
   }
 }
 
@@ -121,7 +122,8 @@ bool DynamicBatcher::current_is_stale() const {
 
 // DynamicBatchScheduler::Enqueue's notify rule (triton-batcher.md §5.2).
 bool DynamicBatcher::arrival_notifies() const {
-  return slot_available() && (saturated_ || current_is_stale() || queued_units_ >= next_preferred_);
+  return slot_available() &&
+         (settings_.shape_checked || saturated_ || current_is_stale() || queued_units_ >= next_preferred_);
 }
 
 // RejectTimeoutRequests, called from WaitForPayloadSlotAvailable, leaves queued_batch_size_ as it is.
@@ -169,8 +171,9 @@ void DynamicBatcher::run(double now_s) {
     Payload& current = payloads_.at(current_);
     queued_units_ -= queue_.scan(current.units, max_units, now_s, view_, timed_out_);
     if (view_.empty()) continue;  // the queue was empty, or everything reached had timed out
-    const ScanResult scan = scan_queue(scan_config_, current.units, saturated_, view_, now_s);
+    const ScanResult scan = scan_queue(scan_config_, current.units, saturated_, view_, now_s, current.shape);
     saturated_ = scan.saturated;
+    if (scan.mark_payload_saturated) current.mark_sat = true;
     if (scan.next_preferred) next_preferred_ = *scan.next_preferred;
     if (scan.wait_s > 0) {
       waiting_ = Waiting::Timer;
@@ -185,6 +188,7 @@ void DynamicBatcher::run(double now_s) {
 
     for (std::size_t i = 0; i < scan.take; ++i) {
       const QueuedRequest r = queue_.pop_front();
+      if (current.requests.empty()) current.shape = r.shape;
       current.requests.push_back({r.id, r.units, r.enqueue_s, next_order_++});
       current.units += r.units;
       current.batcher_start_s = std::min(current.batcher_start_s, r.enqueue_s);
@@ -218,10 +222,10 @@ void DynamicBatcher::merge_into(Payload& head, double now_s) {
   if (!batching()) return;
   const double delay = settings_.dynamic_batching->max_queue_delay_s;
   const int max_units = std::max(1, settings_.max_batch_size);
-  if (delay <= 0 || max_units <= 1) return;
+  if (delay <= 0 || max_units <= 1 || head.mark_sat) return;
   while (!fifo_.empty()) {
     Payload& next = payloads_.at(fifo_.front());
-    if (!(now_s - next.batcher_start_s > delay)) return;
+    if (next.mark_sat || !(now_s - next.batcher_start_s > delay)) return;
     next.state = State::Executing;
     if (head.units + next.units > max_units) return;
     head.requests.insert(head.requests.end(), next.requests.begin(), next.requests.end());

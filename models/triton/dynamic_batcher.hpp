@@ -36,6 +36,9 @@ struct SchedulerSettings {
   // TRITONSERVER_DELAY_SCHEDULER: the batcher does nothing until this many requests are queued
   // (once). 0: off. Triton's QA uses it to queue a burst before the first scan.
   int hold_until_queued = 0;
+  // A variable input without allow_ragged_batch: a batch holds requests of one shape, and every
+  // arrival wakes the batcher (Enqueue's notify rule).
+  bool shape_checked = false;
 };
 
 // Triton's batcher polls and re-checks timeouts every 500 ms while idle or blocked on slots.
@@ -83,6 +86,8 @@ class DynamicBatcher {
     int units = 0;
     double batcher_start_s = std::numeric_limits<double>::infinity();
     State state = State::Uninit;
+    std::int64_t shape = 0;  // its first request's (shape-checked models)
+    bool mark_sat = false;   // a request of another shape ended it: never merged
   };
   // What the batcher thread is waiting for between two runs.
   enum class Waiting { Notify, Timer, Poll, Slot };

@@ -69,12 +69,24 @@ enum class BatcherWakeup {
   Literal,    // only on Triton's notify rule (arrival with queued units >= next preferred size, ...)
 };
 
+// ModelInput / ModelOutput: what decides the bytes of a request and how requests batch. dims
+// exclude the batch dimension when max_batch_size > 0, as in Triton; -1 is a variable dim.
+struct TensorConfig {
+  std::string name;
+  std::string data_type;  // "TYPE_FP32", ...
+  std::vector<std::int64_t> dims;
+  bool allow_ragged_batch = false;  // inputs only
+
+  bool operator==(const TensorConfig&) const = default;
+};
+
 struct ModelConfig {
   std::string name;
   std::string backend;  // `backend`, or `platform` when only that is given
   int max_batch_size = 0;
   std::vector<InstanceGroup> instance_groups;           // normalised: at least one group
   std::optional<DynamicBatchingConfig> dynamic_batching;  // absent: Triton's default scheduler
+  std::vector<TensorConfig> inputs, outputs;             // empty: not given
 
   bool operator==(const ModelConfig&) const = default;
 };

@@ -85,9 +85,27 @@ InstanceGroup read_instance_group(const JsonNode& node) {
   return group;
 }
 
+TensorConfig read_tensor(const JsonNode& node, bool input) {
+  if (input)
+    node.allow_only({"name", "data_type", "dims", "allow_ragged_batch", "format"});
+  else
+    node.allow_only({"name", "data_type", "dims", "label_filename"});
+  TensorConfig tensor;
+  tensor.name = node.at("name").string();
+  tensor.data_type = node.at("data_type").string();
+  for (const JsonNode& dim : node.at("dims").elements()) tensor.dims.push_back(dim.integer_at_least(-1));
+  if (input)
+    if (auto ragged = node.find("allow_ragged_batch")) tensor.allow_ragged_batch = ragged->boolean();
+  return tensor;
+}
+
 }  // namespace
 
 void read_inline_triton_config(const JsonNode& model, ModelConfig& config) {
+  if (auto inputs = model.find("input"))
+    for (const JsonNode& input : inputs->non_empty_elements()) config.inputs.push_back(read_tensor(input, true));
+  if (auto outputs = model.find("output"))
+    for (const JsonNode& output : outputs->non_empty_elements()) config.outputs.push_back(read_tensor(output, false));
   if (auto batching = model.find("dynamic_batching")) config.dynamic_batching = read_dynamic_batching(*batching);
   if (auto groups = model.find("instance_group"))
     for (const JsonNode& group : groups->elements()) config.instance_groups.push_back(read_instance_group(group));

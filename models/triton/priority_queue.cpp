@@ -53,13 +53,13 @@ int PriorityQueue::scan(int base_units, int max_units, double now_s, std::vector
         level.main.erase(level.main.begin() + static_cast<std::ptrdiff_t>(i));
         continue;
       }
-      view.push_back({entry.request.units, entry.request.enqueue_s, entry.deadline_s});
+      view.push_back({entry.request.units, entry.request.enqueue_s, entry.deadline_s, entry.request.shape});
       units += entry.request.units;
       if (units > max_units) return rejected_units;
       ++i;
     }
     for (const Entry& entry : level.delayed) {
-      view.push_back({entry.request.units, entry.request.enqueue_s, 0.0});
+      view.push_back({entry.request.units, entry.request.enqueue_s, 0.0, entry.request.shape});
       units += entry.request.units;
       if (units > max_units) return rejected_units;
     }
