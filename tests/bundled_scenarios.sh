@@ -51,4 +51,41 @@ for f in summary.json events.csv requests.csv batches.csv; do
   if cmp -s "$work/protodune-2021-sonic/$f" "$work/again/$f"; then pass; else fail "$f differs between two runs"; fi
 done
 
+
+# cms-particlenet-gpus, one job on an MI100 and on an A100: the mean per-event time is the closed
+# form computed here from the published models: 1 s CPU + 10 ms inputs + over Poisson(8) jets n >= 1
+# (n = 0 sends nothing), tau(n) (table: linear between the scanned batches, tau(4) below 4) + two
+# one-way latencies (50 us + 50 us + 1 ms + 50 us) + (9760 + 32) n bytes at the TCP window's rate
+# 4 MiB / 2.3 ms (below the 25 Gbps NIC).
+for gpu in MI100 A100; do
+  "$sonicsim" run "$scenarios/cms-particlenet-gpus.json" --quiet --set "/platform/servers/0/gpu=\"$gpu\"" \
+    --set /workload/duration='"205s"' --output "$work/particlenet-$gpu"
+done
+if python3 - "$work" "$scenarios" <<'PY'
+import json, math, sys
+work, scenarios = sys.argv[1], sys.argv[2]
+files = {"MI100": "amd-instinct-mi100", "A100": "nvidia-a100-40gb"}
+ok = True
+for gpu, stem in files.items():
+    model = json.load(open(f"{scenarios}/../calibration/models/published/{stem}_particlenet_pytorch.json"))
+    points = [(p["batch"], p["latency_s"]) for p in model["forms"]["table"]["points"]]
+    def tau(b):
+        if b <= points[0][0]:
+            return points[0][1]
+        for (b0, t0), (b1, t1) in zip(points, points[1:]):
+            if b0 <= b <= b1:
+                return t0 + (b - b0) * (t1 - t0) / (b1 - b0)
+    one_way = 50e-6 + 50e-6 + 1e-3 + 50e-6
+    rate = 4 * 2**20 / (2 * one_way)
+    expected = 1.0 + 0.010
+    for n in range(1, 60):
+        p = math.exp(-8) * 8**n / math.factorial(n)
+        expected += p * (tau(n) + 2 * one_way + n * (9760 + 32) / rate)
+    mean = json.load(open(f"{work}/particlenet-{gpu}/summary.json"))["events"]["time_s"]["mean"]
+    print(f"cms-particlenet-gpus on {gpu}, 1 job: {mean:.6f} s per event, closed form {expected:.6f} s")
+    ok = ok and abs(mean - expected) < 5e-5 * expected  # 50 us: the sample of 200 events against the expectation
+sys.exit(0 if ok else 1)
+PY
+then pass; else fail "cms-particlenet-gpus does not match its closed form for one job"; fi
+
 finish
