@@ -10,6 +10,9 @@ python=/usr/bin/python3
 
 if "$python" "$repo/analysis/validation/run_suite.py" --sonicsim "$sonicsim" --cases "$repo/scenarios/validation/cases.json" \
      --report "$work/validation.md" --plot "$work/validation.png"; then pass; else fail "a validation case is outside its tolerance"; fi
+# The through-server scans' frontends in cases.json are the fit fit_frontend.py makes today.
+if "$python" "$repo/scenarios/validation/fit_frontend.py" --check; then pass
+else fail "scenarios/validation/cases.json's scan_frontends differ from scenarios/validation/fit_frontend.py"; fi
 if diff -u "$repo/docs/validation.md" "$work/validation.md"; then pass
 else fail "docs/validation.md is out of date: regenerate it with analysis/validation/run_suite.py (README)"; fi
 
