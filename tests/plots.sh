@@ -63,6 +63,18 @@ if [ $rc -eq 2 ] && [[ "$out" == *"no rows"* ]] && [ "$(echo "$out" | wc -l)" -e
 out=$("$plot" timeseries "$work/autoscaled" --threshold nan --out "$work/e.png" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"--threshold"* ]]; then pass; else fail "NaN threshold: $rc $out"; fi
 
+# tau(batch) of latency model files: two published ParticleNet models in one figure; a file that is
+# not a latency model gets one line and exit 2, as do labels that do not match the models.
+models="$repo/calibration/models/published"
+out=$("$plot" latency "$models/amd-instinct-mi100_particlenet_pytorch.json" "$models/nvidia-a100-40gb_particlenet_pytorch.json" \
+  --out "$work/tau.png" 2>&1); rc=$?
+if [ $rc -eq 0 ] && is_png "$work/tau.png" && [[ "$out" == *"2 latency models"* ]]; then pass; else fail "latency plot: $rc $out"; fi
+out=$("$plot" latency "$repo/scenarios/cms-particlenet-gpus.json" --out "$work/e.png" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *'/format: expected "sonicsim latency model v1"'* ]] && [ "$(echo "$out" | wc -l)" -eq 1 ]; then pass
+else fail "latency plot of a scenario: $rc $out"; fi
+out=$("$plot" latency "$models/nvidia-t4_particlenet_onnxruntime.json" --labels a,b --out "$work/e.png" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--labels: expected as many names as models (1), got 2"* ]]; then pass; else fail "latency labels: $rc $out"; fi
+
 out=$("$plot" sweep "$work/nowhere.csv" --x /workload/jobs --out "$work/x.png" 2>&1); rc=$?
 if [ $rc -ne 0 ] && [[ "$out" == *"nowhere.csv"* ]]; then pass; else fail "missing file: $rc $out"; fi
 

@@ -306,7 +306,7 @@ def read_latency_model(path):
 def latency_plot(args):
     labels = args.labels.split(",") if args.labels else None
     if labels and len(labels) != len(args.models):
-        fail(f"--labels: expected {len(args.models)} names, got {len(labels)}")
+        fail(f"--labels: expected as many names as models ({len(args.models)}), got {len(labels)}")
     fig, (tau_ax, rate_ax) = plt.subplots(1, 2, figsize=(13, 5.5))
     devices = []  # one colour per device; a device's second, third... model gets another line style
     styles = ["o-", "s--", "^:", "d-."]
