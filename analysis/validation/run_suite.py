@@ -32,12 +32,18 @@ def run_scenario(sonicsim, base, name, spec, work):
 
 
 def run_plan(sonicsim, base, spec):
-    text = subprocess.run([sonicsim, "plan", os.path.join(base, spec["plan"])], check=True, capture_output=True,
-                          text=True).stdout
+    command = [sonicsim, "plan", os.path.join(base, spec["plan"])] + spec.get("options", [])
+    for pointer, value in spec.get("set", {}).items():
+        command += ["--set", f"{pointer}={value}"]
+    text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     result = {"text": text}
-    m = re.search(r"largest job count within tolerance: (\d+)", text)
+    m = re.search(r"largest job count within tolerance: (\d+) \(([\d.]+) s per event\)", text)
     if m:
         result["jobs"] = int(m.group(1))
+        result["per_event_s"] = float(m.group(2))
+    m = re.search(r"speed-up against CPU only: ([\d.]+) s / ([\d.]+) s", text)
+    if m:
+        result["cpu_only_s"], result["sonic_s"] = float(m.group(1)), float(m.group(2))
     m = re.search(r"optimal CPU:GPU ratio: ([\d.]+) jobs per GPU", text)
     if m:
         result["jobs_per_gpu"] = float(m.group(1))
