@@ -337,13 +337,26 @@ AutoscalingSpec parse_autoscaling(const JsonNode& node, int pool) {
   return a;
 }
 
+// A key that has a general name and the older GPU-only one (a server's accelerator may be any
+// device: GPU, FPGA, IPU): exactly one of the two.
+std::optional<JsonNode> either(const JsonNode& node, const char* name, const char* older_name, bool required) {
+  const auto general = node.find(name);
+  const auto older = node.find(older_name);
+  if (general && older)
+    older->fail(std::string("give \"") + name + "\" or its older name \"" + older_name + "\", not both");
+  if (!general && !older && required)
+    node.fail(std::string("expected \"") + name + "\" (or its older name \"" + older_name + "\")");
+  return general ? general : older;
+}
+
 ServerGroup parse_server_group(const JsonNode& node) {
-  node.allow_only({"name", "count", "gpus_per_server", "gpu", "nic", "models", "frontend", "failures", "autoscaling"});
+  node.allow_only({"name", "count", "devices_per_server", "gpus_per_server", "device", "gpu", "nic", "models", "frontend",
+                   "failures", "autoscaling"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
-  group.gpus_per_server = node.at("gpus_per_server").int_in(1, limits::kMaxGpusPerServer);
-  group.gpu_type = node.at("gpu").name();
+  group.gpus_per_server = either(node, "devices_per_server", "gpus_per_server", true)->int_in(1, limits::kMaxGpusPerServer);
+  group.gpu_type = either(node, "device", "gpu", true)->name();
   group.nic = parse_link(node.at("nic"));
   for (const JsonNode& m : node.at("models").non_empty_elements()) {
     group.models.push_back(m.name());
@@ -469,7 +482,7 @@ ModelSpec parse_model(const std::string& name, const JsonNode& node, const Platf
   const std::string& file = latency_context.scenario_file;
   node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_gpu",
                    "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup", "kernel_latency",
-                   "kernel_latency_by_gpu", "input", "output"});
+                   "kernel_latency_by_device", "kernel_latency_by_gpu", "input", "output"});
   ModelSpec model;
   model.name = name;
   if (node.find("triton_config"))
@@ -479,12 +492,12 @@ ModelSpec parse_model(const std::string& name, const JsonNode& node, const Platf
   read_model_triton_settings(node, platform, file, model);
   read_model_bytes(node, model);
   if (auto k = node.find("kernel_latency")) model.kernel_latency = parse_kernel_latency(*k, latency_context);
-  if (auto by_gpu = node.find("kernel_latency_by_gpu")) {
+  if (auto by_gpu = either(node, "kernel_latency_by_device", "kernel_latency_by_gpu", false)) {
     for (const std::string& gpu : by_gpu->keys())
       model.kernel_latency_by_gpu.emplace(gpu, parse_kernel_latency(by_gpu->at(gpu), latency_context));
   }
   if (!model.kernel_latency && model.kernel_latency_by_gpu.empty())
-    node.fail("expected \"kernel_latency\" or \"kernel_latency_by_gpu\" for model \"" + name + "\"");
+    node.fail("expected \"kernel_latency\" or \"kernel_latency_by_device\" (\"kernel_latency_by_gpu\") for model \"" + name + "\"");
   check_cpu_instance_latency(node, model);
   return model;
 }
@@ -722,7 +735,7 @@ void check_consistency(const JsonNode& root, Scenario& s) {
       if (m < 0) models.elements()[i].fail("unknown model \"" + group.models[i] + "\" (not defined under /models)");
       const ModelSpec& model = s.models[m];
       if (!model.kernel_latency && !model.kernel_latency_by_gpu.count(group.gpu_type))
-        root.at("models").at(model.name).fail("no kernel latency for GPU type \"" + group.gpu_type +
+        root.at("models").at(model.name).fail("no kernel latency for device type \"" + group.gpu_type +
                                                "\" (served by server group \"" + group.name + "\")");
     }
   }

@@ -58,7 +58,7 @@ done
 # one-way latencies (50 us + 50 us + 1 ms + 50 us) + (9760 + 32) n bytes at the TCP window's rate
 # 4 MiB / 2.3 ms (below the 25 Gbps NIC).
 for gpu in MI100 A100; do
-  "$sonicsim" run "$scenarios/cms-particlenet-gpus.json" --quiet --set "/platform/servers/0/gpu=\"$gpu\"" \
+  "$sonicsim" run "$scenarios/cms-particlenet-gpus.json" --quiet --set "/platform/servers/0/device=\"$gpu\"" \
     --set /workload/duration='"205s"' --output "$work/particlenet-$gpu"
 done
 if python3 - "$work" "$scenarios" <<'PY'

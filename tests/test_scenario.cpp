@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "models/scenario_parser.hpp"
+#include "models/kernel_latency.hpp"
 #include "tests/support.hpp"
 
 using namespace sonicsim;
@@ -148,4 +149,38 @@ TEST_CASE("syntax errors in the file name the line and column") {
     CHECK(std::string(e.what()).find("line 3") != std::string::npos);
   }
   std::remove(path.c_str());
+}
+
+TEST_CASE("a server's accelerator is a device: device, devices_per_server and kernel_latency_by_device, or their older GPU names") {
+  // The same farm written both ways parses to the same groups and latencies.
+  json old_names = test::base_scenario();
+  old_names["platform"]["servers"][0]["gpus_per_server"] = 2;
+  old_names["models"]["m"].erase("kernel_latency");
+  old_names["models"]["m"]["kernel_latency_by_gpu"] = {{"T4", {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "10us"}}}};
+  json new_names = old_names;
+  auto& group = new_names["platform"]["servers"][0];
+  group["device"] = "U250";
+  group["devices_per_server"] = group["gpus_per_server"];
+  group.erase("gpu");
+  group.erase("gpus_per_server");
+  auto& model = new_names["models"]["m"];
+  model["kernel_latency_by_device"] = {{"U250", model["kernel_latency_by_gpu"]["T4"]}};
+  model.erase("kernel_latency_by_gpu");
+  const Scenario a = test::parse(old_names), b = test::parse(new_names);
+  CHECK(b.platform.servers[0].gpu_type == "U250");
+  CHECK(b.platform.servers[0].gpus_per_server == a.platform.servers[0].gpus_per_server);
+  CHECK(kernel_latency_s(b.models[0].latency_for("U250"), 100) == kernel_latency_s(a.models[0].latency_for("T4"), 100));
+
+  json both = new_names;
+  both["platform"]["servers"][0]["gpu"] = "T4";
+  CHECK(test::input_error_of([&] { test::parse(both); })
+            .find("/platform/servers/0/gpu: give \"device\" or its older name \"gpu\", not both") != std::string::npos);
+  json neither = new_names;
+  neither["platform"]["servers"][0].erase("device");
+  CHECK(test::input_error_of([&] { test::parse(neither); })
+            .find("/platform/servers/0: expected \"device\" (or its older name \"gpu\")") != std::string::npos);
+  json unserved = new_names;
+  unserved["platform"]["servers"][0]["device"] = "IPU";
+  CHECK(test::input_error_of([&] { test::parse(unserved); }).find("no kernel latency for device type \"IPU\"") !=
+        std::string::npos);
 }

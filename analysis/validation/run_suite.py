@@ -72,7 +72,7 @@ def run_scan(sonicsim, base, suite, scan, work):
     for batch, published in sorted(measured.items()):
         out = os.path.join(work, f"{scan['id']}-{batch}.csv")
         subprocess.run([sonicsim, "run", os.path.join(base, suite["scan_scenario"]), "--quiet", "--perf-csv", out,
-                        "--set", f"/platform/servers/0/gpu={json.dumps(scan['gpu'])}",
+                        "--set", f"/platform/servers/0/device={json.dumps(scan['device'])}",
                         "--set", f"/platform/servers/0/frontend={frontend}",
                         "--set", f"/perf_analyzer/batch_size={batch}"], check=True)
         with open(out) as f:
