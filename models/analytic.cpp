@@ -20,10 +20,6 @@ std::vector<const ServerGroup*> serving(const Scenario& s, const std::string& mo
   return groups;
 }
 
-}  // namespace
-
-namespace {
-
 struct RequestExpectation {
   double tau_s = 0, input_bytes = 0, output_bytes = 0;
 };
@@ -32,12 +28,18 @@ struct RequestExpectation {
 // largest of the request, M, with P(M <= m) = F(m)^items; exact. Ragged: the request carries the sum
 // S of its items' elements; bytes are exact in expectation, the kernel time is taken at E[S]
 // (exact for an affine tau, a first-order approximation otherwise).
-RequestExpectation expected_request(const ModelSpec& model, const ItemCount& elements, int items, const KernelLatency& tau) {
+// An item's elements: their distribution, as probabilities() gives it, and their mean.
+struct ElementCount {
+  std::vector<std::pair<int, double>> probabilities;
+  double mean = 0;
+};
+
+RequestExpectation expected_request(const ModelSpec& model, const ElementCount& elements, int items, const KernelLatency& tau) {
   RequestExpectation r;
   double mean_elements = 0;
   if (model.layout == TensorLayout::Padded) {
     double below = 0, cumulative = 0;
-    for (const auto& [m, p] : probabilities(elements)) {
+    for (const auto& [m, p] : elements.probabilities) {
       cumulative += p;
       const double at_most = std::pow(std::min(1.0, cumulative), items);
       const double p_max = at_most - below;
@@ -47,7 +49,7 @@ RequestExpectation expected_request(const ModelSpec& model, const ItemCount& ele
     }
     mean_elements *= items;
   } else {
-    mean_elements = items * mean(elements);
+    mean_elements = items * elements.mean;
     r.tau_s = kernel_latency_s(tau, mean_elements);
   }
   r.input_bytes = items * model.input_bytes_per_item + mean_elements * model.input_bytes_per_element;
@@ -88,6 +90,9 @@ AnalyticModel analytic_model(const Scenario& s) {
     const KernelLatency& tau = model.latency_for(groups.front()->gpu_type);
     // Expectations over the items an event brings (one term where they are fixed). An event of n
     // items sends k = ceil(n / items_per_request) requests: k - 1 full ones and a last that may be smaller.
+    ElementCount elements;  // a model with a variable dim: computed once, used for every request size
+    if (inference.elements_per_item)
+      elements = {probabilities(*inference.elements_per_item), mean(*inference.elements_per_item)};
     for (const auto& [n, probability] : probabilities(inference.items_per_event)) {
       const std::int64_t k = inference.requests_for(n);
       if (k == 0) continue;
@@ -95,7 +100,7 @@ AnalyticModel analytic_model(const Scenario& s) {
       for (const auto& [items, count] : {std::pair{inference.items_in_request(0, n), k - 1}, {inference.items_in_request(k - 1, n), 1}}) {
         const double weight = probability * static_cast<double>(count);
         if (inference.elements_per_item) {  // a variable dim: expectations over the items' elements too
-          const RequestExpectation r = expected_request(model, *inference.elements_per_item, items, tau);
+          const RequestExpectation r = expected_request(model, elements, items, tau);
           m.gpu_s += weight * r.tau_s;
           if (const auto& frontend = groups.front()->frontend)
             m.frontend_s += weight * (frontend->request_s(r.input_bytes) + frontend->response_s(r.output_bytes));

@@ -19,8 +19,12 @@ double data_type_bytes(const std::string& data_type) {
 
 namespace {
 
+bool has_variable_dim(const triton::TensorConfig& t) {
+  return std::find(t.dims.begin(), t.dims.end(), -1) != t.dims.end();
+}
+
 ItemBytes item_bytes(const std::vector<triton::TensorConfig>& tensors, const char* field,
-                     const triton::ConfigSource& source, bool* any_variable_unragged, bool* any_variable) {
+                     const triton::ConfigSource& source) {
   ItemBytes bytes;
   bytes.given = !tensors.empty();
   const auto unknown = [&](std::initializer_list<triton::FieldStep> at, const std::string& why) {
@@ -46,10 +50,6 @@ ItemBytes item_bytes(const std::vector<triton::TensorConfig>& tensors, const cha
       if (product > limits::kMaxBytes) unknown({field, i, "dims"}, "one item of this tensor would exceed 1 PB");
     }
     (variable ? bytes.per_element_bytes : bytes.fixed_bytes) += product;
-    if (variable) {
-      *any_variable = true;
-      if (!t.allow_ragged_batch) *any_variable_unragged = true;
-    }
   }
   return bytes;
 }
@@ -58,12 +58,20 @@ ItemBytes item_bytes(const std::vector<triton::TensorConfig>& tensors, const cha
 
 TensorBytes tensor_bytes(const triton::ModelConfig& config, const triton::ConfigSource& source) {
   TensorBytes result;
-  bool unragged = false, variable = false, output_unragged = false, output_variable = false;
-  result.input = item_bytes(config.inputs, "input", source, &unragged, &variable);
-  result.output = item_bytes(config.outputs, "output", source, &output_unragged, &output_variable);
-  if (output_variable && !variable && result.output.unknown.empty())
-    result.output.unknown = source.file + ": " + source.path({"output"}) + ": an output has a variable (-1) dim but no input has: its size is not known";
-  if (variable) result.layout = unragged ? TensorLayout::Padded : TensorLayout::Ragged;
+  result.input = item_bytes(config.inputs, "input", source);
+  result.output = item_bytes(config.outputs, "output", source);
+  const bool variable_input = std::any_of(config.inputs.begin(), config.inputs.end(), has_variable_dim);
+  const bool variable_output = std::any_of(config.outputs.begin(), config.outputs.end(), has_variable_dim);
+  if (variable_output && !variable_input && result.output.unknown.empty())
+    result.output.unknown = source.file + ": " + source.path({"output"}) +
+                            ": an output has a variable (-1) dim but no input has: its size is not known";
+  if (variable_input) {
+    // Any variable input without allow_ragged_batch makes Triton check shapes.
+    const bool padded = std::any_of(config.inputs.begin(), config.inputs.end(), [](const triton::TensorConfig& t) {
+      return has_variable_dim(t) && !t.allow_ragged_batch;
+    });
+    result.layout = padded ? TensorLayout::Padded : TensorLayout::Ragged;
+  }
   return result;
 }
 

@@ -123,7 +123,7 @@ void GridJob::draw_part_elements(const InferenceModule& module, int items) {
 // order instead).
 GridJob::ModuleOutcome GridJob::run_requests(const InferenceModule& module, int module_index, int event, int items,
                                              EventRecord& record) {
-  current_ = Current{&module, module_index, event, items, module.elements_per_item ? &part_elements_ : nullptr, &record};
+  current_ = Current{&module, module_index, event, items, &record};
   const std::int64_t total = module.requests_for(items);
   std::int64_t next_part = 0;
   const double first_sent = sg4::Engine::get_clock();
@@ -152,8 +152,8 @@ void GridJob::send(std::int64_t part, int tries, bool failed_over, int server) {
   rec.items = module.items_in_request(part, current_.items);
   rec.input_bytes = rec.items * model.input_bytes_per_item;
   rec.output_bytes = rec.items * model.output_bytes_per_item;
-  if (current_.part_elements) {
-    const auto [elements, shape] = (*current_.part_elements)[static_cast<std::size_t>(part)];
+  if (module.elements_per_item) {
+    const auto [elements, shape] = part_elements_[static_cast<std::size_t>(part)];
     r->elements = elements;
     r->shape = shape;
     rec.input_bytes += static_cast<double>(elements) * model.input_bytes_per_element;

@@ -94,8 +94,6 @@ class GridJob {
     int module_index = 0;
     int event = 0;
     int items = 0;  // this event's items for the module
-    // Models with a variable dim: per request of the event, its elements and its padded shape.
-    const std::vector<std::pair<std::int64_t, std::int64_t>>* part_elements = nullptr;
     EventRecord* record = nullptr;
     std::int64_t resolved = 0;  // requests answered, or failed for good
     bool giving_up = false;
@@ -109,7 +107,8 @@ class GridJob {
   std::vector<std::size_t> free_slots_;
   std::vector<InFlightRequest*> live_;  // sent, neither answered nor abandoned
   std::vector<Timer> timers_;
-  std::vector<std::pair<std::int64_t, std::int64_t>> part_elements_;  // see Current::part_elements
+  // Models with a variable dim: per request of the current event, its elements and its padded shape.
+  std::vector<std::pair<std::int64_t, std::int64_t>> part_elements_;
 
   void draw_part_elements(const InferenceModule& module, int items);
 };
