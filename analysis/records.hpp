@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/triton_stats.hpp"
+#include "models/device_naming.hpp"
 
 namespace sonicsim {
 
@@ -126,6 +127,7 @@ struct SimulationResults {
   std::string scenario;
   std::uint64_t seed = 0;
   double latency_quantile = 0;  // of the calibrated kernel latencies; 0: the fitted curves themselves
+  DeviceNaming device_naming = DeviceNaming::Gpu;  // the scenario's: outputs name accelerators as it does
   double warmup_s = 0;
   double end_s = 0;  // simulated time at which the run ended
   std::vector<std::string> server_names, model_names, module_names;

@@ -69,7 +69,8 @@ void write_jobs_csv(const std::string& path, const SimulationResults& r) {
 void write_events_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
   f.write("job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,frontend_s,"
-          "queue_s,gpu_s,requests,rejected_requests\n");
+          "queue_s,");
+  f.printf("%s_s,requests,rejected_requests\n", device_words(r.device_naming).key);
   for (const EventRecord& e : r.events)
     f.printf("%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d\n", e.job, e.event, e.start_s, e.end_s,
              e.time_s(), e.cpu_s, e.preprocess_s, e.fallback_s, e.inference_s, e.network_s, e.frontend_s, e.queue_s,
@@ -105,7 +106,7 @@ void write_requests_csv(const std::string& path, const SimulationResults& r) {
 
 void write_batches_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
-  f.write("batch,server,model,instance,gpu,requests,items,start_s,end_s,kernel_s\n");
+  f.printf("batch,server,model,instance,%s,requests,items,start_s,end_s,kernel_s\n", device_words(r.device_naming).key);
   for (const BatchRecord& b : r.batches)
     f.printf("%lld,%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f\n", static_cast<long long>(b.id),
              csv_field(r.server_names[b.server]).c_str(), csv_field(r.model_names[b.model]).c_str(), b.instance, b.gpu,
@@ -116,8 +117,8 @@ void write_batches_csv(const std::string& path, const SimulationResults& r) {
 // One row per Prometheus scrape; a metric with no value yet is an empty field.
 void write_timeseries_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
-  f.write("time_s,pending,starting,ready,draining,desired,metric,requests_per_s,queue_ms,gpu_utilization,"
-          "jobs_running,jobs_queued,jobs_gated\n");
+  f.printf("time_s,pending,starting,ready,draining,desired,metric,requests_per_s,queue_ms,%s_utilization,"
+           "jobs_running,jobs_queued,jobs_gated\n", device_words(r.device_naming).key);
   auto field = [&f](const std::optional<double>& x) {
     if (x) f.printf("%.6g", *x);
     f.write(",");

@@ -60,20 +60,21 @@ nlohmann::json value_or_null(const std::optional<T>& x) {
   return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
 }
 
-nlohmann::json usage_json(const UsageSummary& u) {
+nlohmann::json usage_json(const UsageSummary& u, const DeviceWords& words) {
   std::optional<double> per_1000;
   if (u.events) per_1000 = 1000 * u.gpu_hours / static_cast<double>(u.events);
-  return {{"gpu_hours", u.gpu_hours},
+  const std::string device = words.key;
+  return {{device + "_hours", u.gpu_hours},
           {"core_hours", u.core_hours},
-          {"gpu_hours_per_1000_events", value_or_null(per_1000)},
+          {device + "_hours_per_1000_events", value_or_null(per_1000)},
           {"currency", value_or_null(u.currency)},
           {"cost_per_event", value_or_null(u.cost_per_event)}};
 }
 
-nlohmann::json autoscaling_json(const UsageSummary& u) {
+nlohmann::json autoscaling_json(const UsageSummary& u, const DeviceWords& words) {
   const AutoscalingTotals& a = *u.autoscaling;
   return {{"mean_ready_replicas", u.mean_ready_replicas},
-          {"mean_gpus_held", u.mean_gpus_held},
+          {std::string("mean_") + words.plural + "_held", u.mean_gpus_held},
           {"max_ready_replicas", a.max_ready},
           {"pods", {{"created", a.pods_created}, {"became_ready", a.pods_ready}, {"deleted", a.pods_deleted}}},
           {"requests_refused_while_draining", a.requests_refused_draining},
@@ -112,6 +113,7 @@ Summary summarize(const SimulationResults& r) {
   s.scenario = r.scenario;
   s.seed = r.seed;
   s.latency_quantile = r.latency_quantile;
+  s.device_naming = r.device_naming;
   s.simulated_s = r.end_s;
   s.warmup_s = r.warmup_s;
 
@@ -185,8 +187,9 @@ Summary summarize(const SimulationResults& r) {
 
 nlohmann::json summary_to_json(const Summary& s) {
   using nlohmann::json;
+  const DeviceWords words = device_words(s.device_naming);
   json gpus = json::array();
-  for (const auto& g : s.gpus) gpus.push_back({{"server", g.server}, {"gpu", g.gpu}, {"utilization", g.utilization}});
+  for (const auto& g : s.gpus) gpus.push_back({{"server", g.server}, {words.key, g.gpu}, {"utilization", g.utilization}});
   json links = json::array();
   for (const auto& l : s.links)
     links.push_back({{"name", l.name},
@@ -214,7 +217,7 @@ nlohmann::json summary_to_json(const Summary& s) {
           {"network", s.breakdown.network_s},
           {"frontend", s.breakdown.frontend_s},
           {"queue", s.breakdown.queue_s},
-          {"gpu", s.breakdown.gpu_s}}}}},
+          {words.key, s.breakdown.gpu_s}}}}},
       {"throughput", {{"events_per_s", s.events_per_s}, {"requests_per_s", s.requests_per_s}}},
       {"requests",
        {{"sent", s.requests_sent},
@@ -222,7 +225,7 @@ nlohmann::json summary_to_json(const Summary& s) {
         {"rejected", s.requests_rejected},
         {"in_flight_at_end", s.requests_in_flight}}},
       {"batches", {{"count", s.batches}, {"mean_items", s.mean_batch_items}}},
-      {"gpu", {{"utilization", s.gpu_utilization}, {"per_gpu", gpus}}},
+      {words.key, {{"utilization", s.gpu_utilization}, {std::string("per_") + words.key, gpus}}},
       {"links", links},
       {"triton", triton_statistics_json(s)},
   };
@@ -237,8 +240,8 @@ nlohmann::json summary_to_json(const Summary& s) {
                                {"refused", s.connections->refused},
                                {"events_on_cpu", s.connections->events_on_cpu}};
   if (s.usage) {
-    document["usage"] = usage_json(*s.usage);
-    if (s.usage->autoscaling) document["autoscaling"] = autoscaling_json(*s.usage);
+    document["usage"] = usage_json(*s.usage, words);
+    if (s.usage->autoscaling) document["autoscaling"] = autoscaling_json(*s.usage, words);
   }
   if (s.failures) {
     const FailureSummary& f = *s.failures;
@@ -248,7 +251,12 @@ nlohmann::json summary_to_json(const Summary& s) {
   return document;
 }
 
+DeviceWords device_words_of(const nlohmann::json& summary) {
+  return device_words(summary.contains("device") ? DeviceNaming::Device : DeviceNaming::Gpu);
+}
+
 std::string format_summary(const Summary& s) {
+  const DeviceWords words = device_words(s.device_naming);
   std::string out;
   char line[256];
   auto add = [&](const char* fmt, auto... args) {
@@ -272,7 +280,7 @@ std::string format_summary(const Summary& s) {
   add("    network             %12.3f s\n", s.breakdown.network_s);
   if (s.breakdown.frontend_s > 0) add("    server frontend     %12.3f s\n", s.breakdown.frontend_s);
   add("    server queue        %12.3f s\n", s.breakdown.queue_s);
-  add("    gpu                 %12.3f s\n", s.breakdown.gpu_s);
+  add("    %-19s %12.3f s\n", words.key, s.breakdown.gpu_s);
   add("\nthroughput  %.4f events/s   %.2f requests/s\n", s.events_per_s, s.requests_per_s);
   add("requests    %lld sent, %lld completed, %lld rejected, %lld in flight at the end\n",
       static_cast<long long>(s.requests_sent), static_cast<long long>(s.requests_completed),
@@ -306,7 +314,7 @@ std::string format_summary(const Summary& s) {
         static_cast<long long>(a.requests_killed));
   }
   if (s.usage) {
-    add("usage       %.2f GPU-hours, %.1f core-hours", s.usage->gpu_hours, s.usage->core_hours);
+    add("usage       %.2f %s-hours, %.1f core-hours", s.usage->gpu_hours, words.label, s.usage->core_hours);
     if (s.usage->cost_per_event) add("; %.6g %s per event", *s.usage->cost_per_event, s.usage->currency->c_str());
     add("\n");
   }
@@ -320,7 +328,7 @@ std::string format_summary(const Summary& s) {
         j.queue_wait_s.p90, j.queue_wait_s.max);
   }
   if (!s.gpus.empty()) {
-    add("\nGPU utilisation  mean %.1f %%", 100 * s.gpu_utilization);
+    add("\n%s utilisation  mean %.1f %%", words.title, 100 * s.gpu_utilization);
     const std::size_t shown = std::min<std::size_t>(s.gpus.size(), 8);
     for (std::size_t i = 0; i < shown; ++i)
       add("%s %s/%d %.1f %%", i ? "," : "  (", s.gpus[i].server.c_str(), s.gpus[i].gpu, 100 * s.gpus[i].utilization);

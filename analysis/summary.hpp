@@ -76,6 +76,7 @@ struct Summary {
   std::string scenario;
   std::uint64_t seed = 0;
   double latency_quantile = 0;  // 0: calibrated kernel latencies at their fitted curves
+  DeviceNaming device_naming = DeviceNaming::Gpu;
   double simulated_s = 0;
   double warmup_s = 0;
   stats::Description event_time;  // per-event wall time, events starting after the warm-up
@@ -101,6 +102,9 @@ struct Summary {
 Summary summarize(const SimulationResults& results);
 
 nlohmann::json summary_to_json(const Summary& summary);
+
+// How a summary.json names the accelerators ("gpu" or "device"), for what reads it back.
+DeviceWords device_words_of(const nlohmann::json& summary);
 
 // A human-readable table for the terminal.
 std::string format_summary(const Summary& summary);

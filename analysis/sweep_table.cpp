@@ -3,13 +3,15 @@
 #include <sstream>
 
 #include "analysis/output_file.hpp"
+#include "analysis/summary.hpp"
 
 namespace sonicsim {
 namespace {
 
 using nlohmann::json;
 
-// (column, JSON pointer into summary.json)
+// (column, JSON pointer into summary.json); "{d}" is the scenario's name for its accelerators,
+// "gpu" or "device".
 const std::vector<std::pair<const char*, const char*>> kMetrics = {
     {"events", "/events/count"},
     {"event_time_mean_s", "/events/time_s/mean"},
@@ -20,22 +22,27 @@ const std::vector<std::pair<const char*, const char*>> kMetrics = {
     {"preprocess_mean_s", "/events/breakdown_mean_s/preprocess"},
     {"network_mean_s", "/events/breakdown_mean_s/network"},
     {"queue_mean_s", "/events/breakdown_mean_s/queue"},
-    {"gpu_mean_s", "/events/breakdown_mean_s/gpu"},
+    {"{d}_mean_s", "/events/breakdown_mean_s/{d}"},
     {"events_per_s", "/throughput/events_per_s"},
     {"requests_per_s", "/throughput/requests_per_s"},
     {"requests_rejected", "/requests/rejected"},
     {"mean_batch_items", "/batches/mean_items"},
-    {"gpu_utilization", "/gpu/utilization"},
+    {"{d}_utilization", "/{d}/utilization"},
 };
 
 // Where Prometheus scraped the farm (a gate or an autoscaler): what it cost, and what the gate did.
 const std::vector<std::pair<const char*, const char*>> kUsageMetrics = {
-    {"gpu_hours", "/usage/gpu_hours"},
-    {"gpu_hours_per_1000_events", "/usage/gpu_hours_per_1000_events"},
+    {"{d}_hours", "/usage/{d}_hours"},
+    {"{d}_hours_per_1000_events", "/usage/{d}_hours_per_1000_events"},
     {"cost_per_event", "/usage/cost_per_event"},
     {"mean_ready_replicas", "/autoscaling/mean_ready_replicas"},
     {"jobs_gated", "/gate/jobs_refused"},
 };
+
+std::string named(std::string text, const DeviceWords& words) {
+  for (std::size_t at; (at = text.find("{d}")) != std::string::npos;) text.replace(at, 3, words.key);
+  return text;
+}
 
 std::string number(const json& value) { return value.is_null() ? "" : value.dump(); }
 
@@ -48,8 +55,13 @@ std::string sweep_csv(const std::vector<std::string>& pointers, const std::vecto
   out << ",status";
   bool scraped = false;  // the usage columns, only where some point has them: other sweeps keep their columns
   for (const SweepPointResult& p : points) scraped = scraped || (p.summary && p.summary->contains("usage"));
-  std::vector<std::pair<const char*, const char*>> metrics = kMetrics;
-  if (scraped) metrics.insert(metrics.end(), kUsageMetrics.begin(), kUsageMetrics.end());
+  DeviceWords words = device_words(DeviceNaming::Gpu);  // every point runs the same scenario
+  for (const SweepPointResult& p : points)
+    if (p.summary) words = device_words_of(*p.summary);
+  std::vector<std::pair<std::string, std::string>> metrics;
+  for (const auto& [column, pointer] : kMetrics) metrics.emplace_back(named(column, words), named(pointer, words));
+  if (scraped)
+    for (const auto& [column, pointer] : kUsageMetrics) metrics.emplace_back(named(column, words), named(pointer, words));
   for (const auto& [column, unused] : metrics) out << ',' << column;
   out << ",busiest_link,busiest_link_utilization,error\n";
   for (std::size_t i = 0; i < points.size(); ++i) {

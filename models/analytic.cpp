@@ -62,6 +62,7 @@ RequestExpectation expected_request(const ModelSpec& model, const ElementCount& 
 AnalyticModel analytic_model(const Scenario& s) {
   if (s.perf_analyzer) throw std::invalid_argument("the analytic model is for grid-job workloads, not perf_analyzer loads");
   AnalyticModel m;
+  m.device_naming = s.device_naming;
   const WorkerPool& pool = first_pool(s);
   const NetworkModel& net = s.simulation.network;
   const double latency_factor = net.latency_factor.value_or(net.model == "LV08" ? 13.01 : 1.0);
@@ -159,8 +160,9 @@ double link_cap_jobs(const AnalyticModel& m, const SharedLink& link) {
 }
 
 std::string describe_saturation(const AnalyticModel& m) {
-  std::string text = printf_string("GPUs saturate at %.1f jobs (%.1f per GPU)", gpu_knee_jobs(m),
-                                   m.gpus ? gpu_knee_jobs(m) / m.gpus : 0.0);
+  const DeviceWords words = device_words(m.device_naming);
+  std::string text = printf_string("%ss saturate at %.1f jobs (%.1f per %s)", words.title, gpu_knee_jobs(m),
+                                   m.gpus ? gpu_knee_jobs(m) / m.gpus : 0.0, words.label);
   if (m.frontend_threads > 0) text += printf_string(", frontends at %.0f jobs", frontend_knee_jobs(m));
   for (const SharedLink& link : m.links) text += printf_string(", %s at %.0f jobs", link.name.c_str(), link_cap_jobs(m, link));
   return text;
@@ -168,7 +170,9 @@ std::string describe_saturation(const AnalyticModel& m) {
 
 AnalyticPrediction analytic_prediction(const AnalyticModel& m, double jobs) {
   AnalyticPrediction p{m.ideal_s(), "CPU-bound", "cpu"};
-  if (m.gpus > 0 && jobs * m.gpu_s / m.gpus > p.per_event_s) p = {jobs * m.gpu_s / m.gpus, "GPU-saturated", "gpu"};
+  const DeviceWords words = device_words(m.device_naming);
+  if (m.gpus > 0 && jobs * m.gpu_s / m.gpus > p.per_event_s)
+    p = {jobs * m.gpu_s / m.gpus, std::string(words.label) + "-saturated", words.key};
   if (m.frontend_threads > 0 && jobs * m.frontend_s / m.frontend_threads > p.per_event_s)
     p = {jobs * m.frontend_s / m.frontend_threads, "frontend-saturated", "frontend"};
   for (const SharedLink& link : m.links) {

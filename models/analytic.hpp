@@ -31,6 +31,7 @@ struct AnalyticModel {
   double cpu_fallback_s = 0; // modules with no server: their CPU fallback time
   double requests_per_event = 0;  // expected, where items per event are a distribution
   int gpus = 0;
+  DeviceNaming device_naming = DeviceNaming::Gpu;  // the scenario's, for the text
   double flow_rate_Bps = 0;  // one flow's rate: the narrowest link, or the TCP window over the round trip
   std::vector<SharedLink> links;
 
@@ -40,8 +41,8 @@ struct AnalyticModel {
 
 struct AnalyticPrediction {
   double per_event_s = 0;
-  std::string regime;  // "CPU-bound", "GPU-saturated", "frontend-saturated", "network-saturated (LINK)"
-  std::string limit;   // "cpu", "gpu", "frontend" or the link's name
+  std::string regime;  // "CPU-bound", "GPU-saturated" (or "device-"), "frontend-saturated", "network-saturated (LINK)"
+  std::string limit;   // "cpu", "gpu" (or "device"), "frontend" or the link's name
 };
 
 // Throws std::invalid_argument for a perf_analyzer scenario (no grid jobs).

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "models/device_naming.hpp"
 #include "models/distribution.hpp"
 #include "models/item_count.hpp"
 #include "models/tensor_bytes.hpp"
@@ -289,6 +290,7 @@ struct Scenario {
   std::optional<PerfAnalyzerLoad> perf_analyzer;  // a perf_analyzer-like load instead of grid jobs
   SimulationOptions simulation;
   std::optional<Costs> costs;
+  DeviceNaming device_naming = DeviceNaming::Gpu;  // how the scenario, and so its outputs, name accelerators
 
   int model_index(const std::string& model_name) const {
     for (std::size_t i = 0; i < models.size(); ++i)

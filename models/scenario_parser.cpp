@@ -337,26 +337,14 @@ AutoscalingSpec parse_autoscaling(const JsonNode& node, int pool) {
   return a;
 }
 
-// A key that has a general name and the older GPU-only one (a server's accelerator may be any
-// device: GPU, FPGA, IPU): exactly one of the two.
-std::optional<JsonNode> either(const JsonNode& node, const char* name, const char* older_name, bool required) {
-  const auto general = node.find(name);
-  const auto older = node.find(older_name);
-  if (general && older)
-    older->fail(std::string("give \"") + name + "\" or its older name \"" + older_name + "\", not both");
-  if (!general && !older && required)
-    node.fail(std::string("expected \"") + name + "\" (or its older name \"" + older_name + "\")");
-  return general ? general : older;
-}
-
 ServerGroup parse_server_group(const JsonNode& node) {
   node.allow_only({"name", "count", "devices_per_server", "gpus_per_server", "device", "gpu", "nic", "models", "frontend",
                    "failures", "autoscaling"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
-  group.gpus_per_server = either(node, "devices_per_server", "gpus_per_server", true)->int_in(1, limits::kMaxGpusPerServer);
-  group.gpu_type = either(node, "device", "gpu", true)->name();
+  group.gpus_per_server = either_name(node, "devices_per_server", "gpus_per_server", true)->int_in(1, limits::kMaxGpusPerServer);
+  group.gpu_type = either_name(node, "device", "gpu", true)->name();
   group.nic = parse_link(node.at("nic"));
   for (const JsonNode& m : node.at("models").non_empty_elements()) {
     group.models.push_back(m.name());
@@ -480,7 +468,7 @@ void read_model_bytes(const JsonNode& node, ModelSpec& model) {
 ModelSpec parse_model(const std::string& name, const JsonNode& node, const Platform& platform,
                       LatencyContext& latency_context) {
   const std::string& file = latency_context.scenario_file;
-  node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_gpu",
+  node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_device", "instances_per_gpu",
                    "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup", "kernel_latency",
                    "kernel_latency_by_device", "kernel_latency_by_gpu", "input", "output"});
   ModelSpec model;
@@ -492,7 +480,7 @@ ModelSpec parse_model(const std::string& name, const JsonNode& node, const Platf
   read_model_triton_settings(node, platform, file, model);
   read_model_bytes(node, model);
   if (auto k = node.find("kernel_latency")) model.kernel_latency = parse_kernel_latency(*k, latency_context);
-  if (auto by_gpu = either(node, "kernel_latency_by_device", "kernel_latency_by_gpu", false)) {
+  if (auto by_gpu = either_name(node, "kernel_latency_by_device", "kernel_latency_by_gpu", false)) {
     for (const std::string& gpu : by_gpu->keys())
       model.kernel_latency_by_gpu.emplace(gpu, parse_kernel_latency(by_gpu->at(gpu), latency_context));
   }
@@ -874,14 +862,15 @@ Scenario parse_scenario(const json& document, const std::string& file) {
   else
     s.perf_analyzer = parse_perf_analyzer(root.at("perf_analyzer"), s.models);
   if (auto costs = root.find("costs")) {
-    costs->allow_only({"currency", "cpu_core_hour", "gpu_hour", "target_events_per_hour"});
+    costs->allow_only({"currency", "cpu_core_hour", "device_hour", "gpu_hour", "target_events_per_hour"});
     Costs c;
     c.currency = costs->at("currency").string();
     c.cpu_core_hour = costs->at("cpu_core_hour").number_at_least(0);
-    c.gpu_hour = costs->at("gpu_hour").number_at_least(0);
+    c.gpu_hour = either_name(*costs, "device_hour", "gpu_hour", true)->number_at_least(0);
     if (auto target = costs->find("target_events_per_hour")) c.target_events_per_hour = target->number_positive();
     s.costs = c;
   }
+  s.device_naming = read_device_naming(root);
   check_consistency(root, s);
   check_scenario_size(root, s);
   return s;

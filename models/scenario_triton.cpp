@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "models/device_naming.hpp"
 #include "models/limits.hpp"
 #include "models/triton/config_pbtxt.hpp"
 #include "models/triton/model_config_json.hpp"
@@ -29,7 +30,7 @@ std::string gpus_description(const ServerGroup& group) {
 // The file wins: the scenario may not restate what it sets, except an equal max_batch_size.
 triton::ModelConfig read_from_file(const JsonNode& node, const JsonNode& file_key, const std::string& scenario_file,
                                    ModelSpec& model) {
-  for (const char* key : {"dynamic_batching", "instance_group", "instances_per_gpu"})
+  for (const char* key : {"dynamic_batching", "instance_group", "instances_per_device", "instances_per_gpu"})
     if (auto conflicting = node.find(key))
       conflicting->fail(std::string("\"") + key + "\" cannot be used with \"triton_config\": the file sets the "
                         "scheduling and the instances");
@@ -52,10 +53,13 @@ triton::ModelConfig read_inline(const JsonNode& node, const std::string& scenari
   config.name = model.name;
   config.max_batch_size = node.at("max_batch_size").int_at_least(1);  // bounded by validate_model_config
   if (node.find("instance_group")) {
-    if (auto ipg = node.find("instances_per_gpu"))
-      ipg->fail("\"instances_per_gpu\" cannot be used with \"instance_group\", which places the instances itself");
+    for (const char* key : {"instances_per_device", "instances_per_gpu"})
+      if (auto conflicting = node.find(key))
+        conflicting->fail(std::string("\"") + key + "\" cannot be used with \"instance_group\", which places the "
+                          "instances itself");
   } else {
-    model.instances_per_gpu = node.at("instances_per_gpu").int_in(1, limits::kMaxInstancesPerGroup);
+    model.instances_per_gpu =
+        either_name(node, "instances_per_device", "instances_per_gpu", true)->int_in(1, limits::kMaxInstancesPerGroup);
   }
   triton::read_inline_triton_config(node, config);
   triton::validate_model_config(config, triton::ConfigSource{scenario_file, node.pointer()});

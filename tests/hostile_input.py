@@ -147,6 +147,10 @@ bad_scenario("infinite_duration", setter("/workload/modules/0/time", "1e308h"), 
 bad_scenario("long_duration", setter("/workload/modules/0/time", "1e300s"), "/workload/modules/0/time: ", "at most 1e8 s")
 bad_scenario("million_gpus", setter("/platform/servers/0/gpus_per_server", 1000000), "/platform/servers/0/gpus_per_server: ")
 bad_scenario("million_instances", setter("/models/m/instances_per_gpu", 1000000), "/models/m/instances_per_gpu: ")
+def mixed_naming(s):
+    server = s["platform"]["servers"][0]
+    server["device"] = server.pop("gpu")
+bad_scenario("mixed_device_naming", mixed_naming, "/platform/servers/0/gpus_per_server: ", "use one naming throughout")
 bad_scenario("million_frontend_threads", setter("/platform/servers/0/frontend", {"threads": 1000000}),
              "/platform/servers/0/frontend/threads: ")
 expect_error("million perf_analyzer clients", ["run", os.path.join(ROOT, "scenarios", "perf-analyzer-small-requests.json"), "--set",

@@ -166,6 +166,8 @@ TEST_CASE("a server's accelerator is a device: device, devices_per_server and ke
   auto& model = new_names["models"]["m"];
   model["kernel_latency_by_device"] = {{"U250", model["kernel_latency_by_gpu"]["T4"]}};
   model.erase("kernel_latency_by_gpu");
+  model["instances_per_device"] = model["instances_per_gpu"];
+  model.erase("instances_per_gpu");
   const Scenario a = test::parse(old_names), b = test::parse(new_names);
   CHECK(b.platform.servers[0].gpu_type == "U250");
   CHECK(b.platform.servers[0].gpus_per_server == a.platform.servers[0].gpus_per_server);

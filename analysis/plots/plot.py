@@ -5,7 +5,7 @@
       mean per-event time against a swept parameter, with the knee marked: the largest value whose
       mean stays within the tolerance of the smallest value's.
   plot.py run OUTPUT_DIR --out-dir PLOTS
-      from a `sonicsim run --output OUTPUT_DIR`: event-time histogram (events.csv), GPU utilisation
+      from a `sonicsim run --output OUTPUT_DIR`: event-time histogram (events.csv), GPU (or device) utilisation
       over time (batches.csv) and the site uplink's utilisation over time (requests.csv).
   plot.py gpus OUTPUT_DIR [OUTPUT_DIR...] [--labels A,B] [--bin 300] --out gpus.png
       per-GPU utilisation over time (batches.csv), one panel per run, and for each run how evenly
@@ -142,15 +142,16 @@ def run_plots(args):
 
     batches_path = os.path.join(args.output_dir, "batches.csv")
     batches = read_csv(batches_path, ["start_s", "end_s", "kernel_s"])
-    gpus = max(1, len(summary["gpu"]["per_gpu"]))
+    key, label = ("device", "device") if "device" in summary else ("gpu", "GPU")  # as the scenario names them
+    gpus = max(1, len(summary[key][f"per_{key}"]))
     if batches and end > 0:
         intervals = [(number(batches_path, i, "start_s", r["start_s"]), number(batches_path, i, "end_s", r["end_s"]),
                       number(batches_path, i, "kernel_s", r["kernel_s"])) for i, r in enumerate(batches, start=2)]
         centres, busy, width = binned(intervals, 0.0, end, args.bins)
         written.append(utilisation_plot(centres, [min(1.0, b / (width * gpus)) for b in busy],
-                                        f"GPU utilisation (mean of {gpus})",
-                                        f"{summary['scenario']}: GPU utilisation, {summary['gpu']['utilization']:.2f} overall",
-                                        os.path.join(args.out_dir, "gpu_utilization.png")))
+                                        f"{label} utilisation (mean of {gpus})",
+                                        f"{summary['scenario']}: {label} utilisation, {summary[key]['utilization']:.2f} overall",
+                                        os.path.join(args.out_dir, f"{key}_utilization.png")))
 
     requests_path = os.path.join(args.output_dir, "requests.csv")
     requests = read_csv(requests_path, ["sent_s", "arrived_s", "input_bytes"])
@@ -173,7 +174,8 @@ def run_plots(args):
 
 
 def per_gpu_busy(output_dir, bin_s):
-    """{(server, gpu): [busy seconds per bin]} from batches.csv, and the run's length."""
+    """{(server, device): [busy seconds per bin]} from batches.csv, the run's length, and the word
+    the run uses for its accelerators ("GPU" or "device")."""
     summary_path = os.path.join(output_dir, "summary.json")
     try:
         end = json.load(open(summary_path))["simulated_time_s"]
@@ -181,14 +183,19 @@ def per_gpu_busy(output_dir, bin_s):
         fail(f"{summary_path}: {e}")
     path = os.path.join(output_dir, "batches.csv")
     kernels = {}
-    for line, r in enumerate(read_csv(path, ["server", "gpu", "start_s", "end_s"]), start=2):
+    rows = read_csv(path, ["server", "start_s", "end_s"])
+    key = "device" if rows and "device" in rows[0] else "gpu"
+    if rows and key not in rows[0]:
+        fail(f"{path}: line 1: expected the column gpu or device")
+    for line, r in enumerate(rows, start=2):
         t0, t1 = number(path, line, "start_s", r["start_s"]), number(path, line, "end_s", r["end_s"])
-        kernels.setdefault((r["server"], r["gpu"]), []).append((t0, t1, t1 - t0))
+        kernels.setdefault((r["server"], r[key]), []).append((t0, t1, t1 - t0))
     if not kernels:
         fail(f"{path}: no batches (is \"batches\" in the scenario's simulation.outputs?)")
     bins = max(1, math.ceil(end / bin_s))
     # Kernels of one GPU's instances may overlap: utilisation is capped at 1 where it is drawn.
-    return {gpu: binned(intervals, 0.0, bins * bin_s, bins)[1] for gpu, intervals in kernels.items()}, end
+    busy = {gpu: binned(intervals, 0.0, bins * bin_s, bins)[1] for gpu, intervals in kernels.items()}
+    return busy, end, "device" if key == "device" else "GPU"
 
 
 def coefficient_of_variation(values):
@@ -202,7 +209,7 @@ def gpus_plot(args):
         fail(f"--labels names {len(labels)} runs, {len(args.output_dirs)} given")
     fig, axes = plt.subplots(len(args.output_dirs), 1, figsize=(8, 3 * len(args.output_dirs)), sharex=True, squeeze=False)
     for ax, directory, label in zip(axes[:, 0], args.output_dirs, labels):
-        busy, end = per_gpu_busy(directory, args.bin)
+        busy, end, device = per_gpu_busy(directory, args.bin)
         bins = len(next(iter(busy.values())))
         centres = [(b + 0.5) * args.bin for b in range(bins)]
         for (server, gpu), series in sorted(busy.items()):
@@ -211,8 +218,8 @@ def gpus_plot(args):
         loaded = [coefficient_of_variation([series[b] for series in busy.values()]) for b in range(bins)
                   if sum(series[b] for series in busy.values()) / (len(busy) * args.bin) >= 0.02]
         per_bin = f"{sum(loaded) / len(loaded):.4f} mean, {max(loaded):.4f} max" if loaded else "no loaded bin"
-        print(f"{label}: {len(busy)} GPUs; CV of whole-run busy time {whole:.4f}; CV per {args.bin:g} s bin {per_bin}")
-        ax.set_ylabel("GPU utilisation")
+        print(f"{label}: {len(busy)} {device}s; CV of whole-run busy time {whole:.4f}; CV per {args.bin:g} s bin {per_bin}")
+        ax.set_ylabel(f"{device} utilisation")
         ax.set_title(f"{label}: busy-time CV {whole:.3f} over the run, {per_bin} per {args.bin:g} s")
         ax.set_ylim(bottom=0)
         if len(busy) <= 8:

@@ -44,7 +44,7 @@ def run_plan(sonicsim, base, spec):
     m = re.search(r"speed-up against CPU only: ([\d.]+) s / ([\d.]+) s", text)
     if m:
         result["cpu_only_s"], result["sonic_s"] = float(m.group(1)), float(m.group(2))
-    m = re.search(r"optimal CPU:GPU ratio: ([\d.]+) jobs per GPU", text)
+    m = re.search(r"optimal CPU:(?:GPU|device) ratio: ([\d.]+) jobs per (?:GPU|device)", text)
     if m:
         result["jobs_per_gpu"] = float(m.group(1))
     m = re.search(r"= ([\d.]+)x per event", text)

@@ -86,7 +86,7 @@ struct ModelConfig {
   int max_batch_size = 0;
   std::vector<InstanceGroup> instance_groups;           // normalised: at least one group
   std::optional<DynamicBatchingConfig> dynamic_batching;  // absent: Triton's default scheduler
-  std::vector<TensorConfig> inputs, outputs;             // empty: not given
+  std::vector<TensorConfig> inputs{}, outputs{};         // empty: not given
 
   bool operator==(const ModelConfig&) const = default;
 };

@@ -52,7 +52,11 @@ int analytic_command(const std::vector<std::string>& args) {
   std::cout << "t_SONIC closed form of " << scenario.name << " (per event, one job alone)\n"
             << printf_string("  non-ML CPU        %10.3f s\n", m.cpu_s)
             << printf_string("  preprocessing     %10.3f s\n", m.preprocess_s)
-            << printf_string("  GPU (sum of tau)  %10.3f s   %.10g requests on %d GPUs\n", m.gpu_s, m.requests_per_event, m.gpus)
+            << (m.device_naming == DeviceNaming::Gpu
+                    ? printf_string("  GPU (sum of tau)  %10.3f s   %.10g requests on %d GPUs\n", m.gpu_s,
+                                    m.requests_per_event, m.gpus)
+                    : printf_string("  device (sum tau)  %10.3f s   %.10g requests on %d devices\n", m.gpu_s,
+                                    m.requests_per_event, m.gpus))
             << (m.frontend_s > 0 ? printf_string("  server frontend   %10.3f s   on %d handler threads\n", m.frontend_s,
                                                  m.frontend_threads)
                                  : std::string())

@@ -22,7 +22,7 @@ struct Point {
   std::int64_t gated = 0, jobs_failed = 0;
 };
 
-// The figure of merit: cost per event with prices, else GPU-hours per event.
+// The figure of merit: cost per event with prices, else device-hours per event.
 double price(const Point& p) { return p.cost_per_event ? *p.cost_per_event : p.gpu_hours_per_1000; }
 
 }  // namespace
@@ -34,11 +34,14 @@ int plan_autoscaling(const std::string& path, const std::vector<std::pair<std::s
   while (!scenario.platform.servers[group].autoscaling) ++group;
   const std::string base = "/platform/servers/" + std::to_string(group) + "/autoscaling/";
   const bool gated = scenario.platform.proxy && scenario.platform.proxy->gate;
+  const DeviceWords words = device_words(scenario.device_naming);
+  const bool gpu_names = scenario.device_naming == DeviceNaming::Gpu;
   std::cout << "autoscaling plan for " << scenario.name
             << printf_string(": cheapest setting with a mean per-event time within %.4g s\n", grid.target_event_s)
             << (gated ? "(the saturation gate's threshold follows the autoscaler's, as in SuperSONIC's chart)\n" : "")
-            << printf_string("  %10s %8s %12s %10s %12s %12s %10s %8s\n", "threshold", "max", "event (s)", "GPU-h",
-                             "GPU-h/1000ev", "cost/event", "mean ready", "gated");
+            << printf_string("  %10s %8s %12s %10s %12s %12s %10s %8s\n", "threshold", "max", "event (s)",
+                             gpu_names ? "GPU-h" : "device-h", gpu_names ? "GPU-h/1000ev" : "dev-h/1000ev",
+                             "cost/event", "mean ready", "gated");
   std::optional<Point> best;
   for (double threshold : grid.thresholds) {
     for (int max_replicas : grid.max_replicas) {
@@ -47,12 +50,14 @@ int plan_autoscaling(const std::string& path, const std::vector<std::pair<std::s
       o.emplace_back(base + "max_replicas", std::to_string(max_replicas));
       if (gated) o.emplace_back("/platform/proxy/saturation_gate/threshold", printf_string("%.17g", threshold));
       const json s = simulated_summary(path, o);
-      Point p{threshold, max_replicas};
+      Point p;
+      p.threshold = threshold;
+      p.max_replicas = max_replicas;
       p.event_s = s["events"]["time_s"]["mean"].get<double>();
-      p.gpu_hours = s["usage"]["gpu_hours"].get<double>();
-      p.gpu_hours_per_1000 = s["usage"]["gpu_hours_per_1000_events"].is_null()
-                                 ? std::numeric_limits<double>::infinity()
-                                 : s["usage"]["gpu_hours_per_1000_events"].get<double>();
+      const std::string hours = std::string(words.key) + "_hours";
+      p.gpu_hours = s["usage"][hours].get<double>();
+      const json& per_1000 = s["usage"][hours + "_per_1000_events"];
+      p.gpu_hours_per_1000 = per_1000.is_null() ? std::numeric_limits<double>::infinity() : per_1000.get<double>();
       if (!s["usage"]["cost_per_event"].is_null()) p.cost_per_event = s["usage"]["cost_per_event"].get<double>();
       p.mean_ready = s["autoscaling"]["mean_ready_replicas"].get<double>();
       if (s.contains("gate")) p.gated = s["gate"]["jobs_refused"].get<std::int64_t>();
@@ -72,8 +77,8 @@ int plan_autoscaling(const std::string& path, const std::vector<std::pair<std::s
     return 1;
   }
   std::cout << printf_string("cheapest setting meeting the target: threshold %g, max_replicas %d: %.4f s per event, "
-                             "%.5f GPU-hours per 1000 events",
-                             best->threshold, best->max_replicas, best->event_s, best->gpu_hours_per_1000);
+                             "%.5f %s-hours per 1000 events",
+                             best->threshold, best->max_replicas, best->event_s, best->gpu_hours_per_1000, words.label);
   if (best->cost_per_event) std::cout << printf_string(", %.4g %s per event", *best->cost_per_event, scenario.costs->currency.c_str());
   std::cout << '\n';
   return 0;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "analysis/summary.hpp"
 #include "models/analytic.hpp"
 #include "models/scenario_parser.hpp"
 #include "models/text_format.hpp"
@@ -39,6 +40,10 @@ Busiest busiest_link(const json& summary) {
   return b;
 }
 
+double device_utilization(const json& summary) {
+  return summary[device_words_of(summary).key]["utilization"].get<double>();
+}
+
 struct Criteria {
   double baseline_s, tolerance, link_threshold;
   bool within(const json& s) const {
@@ -47,14 +52,15 @@ struct Criteria {
 };
 
 // What gives out first at a job count past the knee, judged by what grew against one job alone:
-// a link busier than the threshold or than the GPUs, the GPUs, the frontends' handler threads, the
-// batcher queue with the GPUs not busy, or else the network's latency and sharing. (The client CPU
+// a link busier than the threshold or than the devices, the devices, the frontends' handler threads,
+// the batcher queue with the devices not busy, or else the network's latency and sharing. (The client CPU
 // cannot: every job has its own core, and the search stops at the worker cores.)
 std::string saturated_resource(const json& s, const json& alone, const Criteria& c) {
   const Busiest link = busiest_link(s);
-  const double gpu = s["gpu"]["utilization"].get<double>();
+  const double gpu = device_utilization(s);
+  const char* device = device_words_of(s).label;
   if (link.utilization > c.link_threshold || link.utilization > gpu)
-    return "link \"" + link.name + "\"" + printf_string(" (utilisation %.2f, GPU %.2f)", link.utilization, gpu);
+    return "link \"" + link.name + "\"" + printf_string(" (utilisation %.2f, %s %.2f)", link.utilization, device, gpu);
   const auto grown = [&](const char* part) {
     const auto& now = s["events"]["breakdown_mean_s"][part];
     const auto& before = alone["events"]["breakdown_mean_s"][part];
@@ -62,23 +68,25 @@ std::string saturated_resource(const json& s, const json& alone, const Criteria&
   };
   const double queue = grown("queue"), frontend = grown("frontend"), network = grown("network");
   if (frontend > queue && frontend > network)
-    return printf_string("server frontend (%.2f s more per event waiting for a handler thread; GPU %.2f)", frontend, gpu);
-  if (gpu > 0.8) return printf_string("GPU (utilisation %.2f; %.2f s per event waiting in the batcher queue)", gpu, queue);
+    return printf_string("server frontend (%.2f s more per event waiting for a handler thread; %s %.2f)", frontend,
+                         device, gpu);
+  if (gpu > 0.8)
+    return printf_string("%s (utilisation %.2f; %.2f s per event waiting in the batcher queue)", device, gpu, queue);
   if (queue > network)
-    return printf_string("batcher queue (%.2f s more per event with the GPUs only %.2f busy)", queue, gpu);
+    return printf_string("batcher queue (%.2f s more per event with the %ss only %.2f busy)", queue, device, gpu);
   return printf_string("network latency and sharing (%.2f s more per event on the network; busiest link \"%s\" at %.2f)",
                        network, link.name.c_str(), link.utilization);
 }
 
-// Cost per event at the planned configuration (lo jobs on the scenario's GPUs) and on CPU only; with
-// a target throughput, the cheapest of the two scaled to meet it (jobs and GPUs in the planned
-// ratio, links assumed to grow with them).
-void print_costs(const Costs& c, int jobs, int gpus, double event_s, double cpu_only_event_s) {
+// Cost per event at the planned configuration (lo jobs on the scenario's devices) and on CPU only;
+// with a target throughput, the cheapest of the two scaled to meet it (jobs and devices in the
+// planned ratio, links assumed to grow with them).
+void print_costs(const Costs& c, int jobs, int gpus, double event_s, double cpu_only_event_s, const char* device) {
   const double per_hour = jobs * c.cpu_core_hour + gpus * c.gpu_hour;
   const double events_per_hour = jobs * 3600 / event_s;
-  std::cout << printf_string("cost: %.4g %s per event with %d jobs on %d GPUs (%.4g %s per hour, %.0f events per hour)",
-                             per_hour / events_per_hour, c.currency.c_str(), jobs, gpus, per_hour, c.currency.c_str(),
-                             events_per_hour);
+  std::cout << printf_string("cost: %.4g %s per event with %d jobs on %d %ss (%.4g %s per hour, %.0f events per hour)",
+                             per_hour / events_per_hour, c.currency.c_str(), jobs, gpus, device, per_hour,
+                             c.currency.c_str(), events_per_hour);
   if (cpu_only_event_s > 0)
     std::cout << printf_string("; CPU only %.4g %s per event", c.cpu_core_hour * cpu_only_event_s / 3600, c.currency.c_str());
   std::cout << '\n';
@@ -87,13 +95,13 @@ void print_costs(const Costs& c, int jobs, int gpus, double event_s, double cpu_
   const int sonic_jobs = static_cast<int>(std::ceil(target * event_s / 3600));
   const int sonic_gpus = gpus > 0 ? static_cast<int>(std::ceil(static_cast<double>(sonic_jobs) * gpus / jobs)) : 0;
   const double sonic_cost = sonic_jobs * c.cpu_core_hour + sonic_gpus * c.gpu_hour;
-  std::cout << printf_string("for %.0f events per hour: %d jobs and %d GPUs, %.4g %s per hour", target, sonic_jobs,
-                             sonic_gpus, sonic_cost, c.currency.c_str());
+  std::cout << printf_string("for %.0f events per hour: %d jobs and %d %ss, %.4g %s per hour", target, sonic_jobs,
+                             sonic_gpus, device, sonic_cost, c.currency.c_str());
   if (cpu_only_event_s > 0) {
     const int cpu_jobs = static_cast<int>(std::ceil(target * cpu_only_event_s / 3600));
     const double cpu_cost = cpu_jobs * c.cpu_core_hour;
     std::cout << printf_string("; CPU only %d jobs, %.4g %s per hour; cheapest: %s", cpu_jobs, cpu_cost,
-                               c.currency.c_str(), sonic_cost <= cpu_cost ? "with GPUs" : "CPU only");
+                               c.currency.c_str(), sonic_cost <= cpu_cost ? (std::string("with ") + device + "s").c_str() : "CPU only");
   }
   std::cout << '\n';
 }
@@ -169,6 +177,7 @@ int plan_command(const std::vector<std::string>& args) {
   if (max_jobs <= 0 || max_jobs > cores) max_jobs = cores;
   int gpus = 0;
   for (const auto& g : scenario.platform.servers) gpus += g.count * g.gpus_per_server;
+  const DeviceWords words = device_words(scenario.device_naming);
 
   const auto with_jobs = [&](int jobs) {
     Overrides o = overrides;
@@ -186,9 +195,9 @@ int plan_command(const std::vector<std::string>& args) {
   int lo = 1, hi = max_jobs;
   json at_lo = alone, at_hi = with_jobs(hi);
   const auto report = [&](int jobs, const json& s) {
-    std::cout << printf_string("  %5d jobs: %.3f s per event (%+.1f%%), GPU %.2f, busiest link %.2f %s\n", jobs,
-                               mean_event_time(s), 100 * (mean_event_time(s) / criteria.baseline_s - 1),
-                               s["gpu"]["utilization"].get<double>(), busiest_link(s).utilization,
+    std::cout << printf_string("  %5d jobs: %.3f s per event (%+.1f%%), %s %.2f, busiest link %.2f %s\n", jobs,
+                               mean_event_time(s), 100 * (mean_event_time(s) / criteria.baseline_s - 1), words.label,
+                               device_utilization(s), busiest_link(s).utilization,
                                criteria.within(s) ? "" : "<- past the knee");
   };
   report(hi, at_hi);
@@ -219,9 +228,9 @@ int plan_command(const std::vector<std::string>& args) {
     const std::string resource = saturated_resource(at_hi, alone, criteria);
     std::cout << printf_string("largest job count within tolerance: %d (%.3f s per event)\n", lo, mean_event_time(at_lo))
               << "saturates first at " << hi << " jobs: " << resource << '\n';
-    if (resource.rfind("GPU", 0) == 0 && gpus > 0)
-      std::cout << printf_string("optimal CPU:GPU ratio: %.1f jobs per GPU (%d jobs on %d GPUs)\n",
-                                 static_cast<double>(lo) / gpus, lo, gpus);
+    if (resource.rfind(words.label, 0) == 0 && gpus > 0)
+      std::cout << printf_string("optimal CPU:%s ratio: %.1f jobs per %s (%d jobs on %d %ss)\n", words.label,
+                                 static_cast<double>(lo) / gpus, words.label, lo, gpus, words.label);
     else
       std::cout << "concurrent-job cap: " << lo << " jobs, set by the " << resource << '\n';
   }
@@ -242,7 +251,7 @@ int plan_command(const std::vector<std::string>& args) {
   } else {
     std::cout << "speed-up against CPU only: not computed (an inference module has no \"cpu_fallback\" time)\n";
   }
-  if (scenario.costs) print_costs(*scenario.costs, lo, gpus, mean_event_time(at_lo), cpu_s);
+  if (scenario.costs) print_costs(*scenario.costs, lo, gpus, mean_event_time(at_lo), cpu_s, words.label);
   return 0;
 }
 
