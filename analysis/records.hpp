@@ -123,6 +123,14 @@ struct AutoscalingTotals {
   std::int64_t requests_killed = 0;            // still held by a pod at the end of its grace period
 };
 
+// A run with a stopping rule (simulation.stop_at_precision): its checks of the per-event time's
+// interval, and whether one found it precise enough.
+struct PrecisionStop {
+  double relative_half_width = 0;  // the target
+  int checks = 0;
+  bool reached = false;  // false: the run hit its maximum time, or its workload ended, first
+};
+
 struct SimulationResults {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -142,6 +150,9 @@ struct SimulationResults {
   std::vector<RequestRecord> requests;  // kept only when requests.csv is wanted
   std::vector<BatchRecord> batches;     // kept only when batches.csv is wanted
   std::vector<GpuRecord> gpus;
+  // Device busy time summed over the devices, in consecutive bins of busy_bin_s from t = 0.
+  double busy_bin_s = 0;
+  std::vector<double> busy_bins_s;
   std::vector<LinkRecord> links;
   std::vector<TritonModelStats> triton;  // one per (server, model it serves), in that order
 
@@ -178,6 +189,7 @@ struct SimulationResults {
   std::int64_t requests_in_flight_at_end = 0;
   std::int64_t batches_executed = 0, batch_units_executed = 0;
   std::int64_t events_incomplete = 0;  // cut off by the end of a duration-limited run
+  std::optional<PrecisionStop> precision_stop;  // with a stopping rule: how the run ended
 };
 
 }  // namespace sonicsim

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "analysis/triton_report.hpp"
+#include "models/text_format.hpp"
 #include "models/units.hpp"
 
 namespace sonicsim {
@@ -81,6 +82,27 @@ nlohmann::json autoscaling_json(const UsageSummary& u, const DeviceWords& words)
           {"requests_killed_after_grace_period", a.requests_killed}};
 }
 
+nlohmann::json interval_json(const std::optional<stats::Interval>& i) {
+  if (!i) return nullptr;
+  return {{"mean", i->mean}, {"half_width_95", i->half_width}};
+}
+
+nlohmann::json steady_state_json(const SteadyState& s, const DeviceWords& words) {
+  const SteadyEventTime& e = s.event_time;
+  nlohmann::json event_time = interval_json(e.mean_s);
+  if (e.mean_s) {
+    event_time["relative_half_width_95"] = e.mean_s->relative_half_width();
+    event_time["batches"] = e.mean_s->batches;
+    event_time["batch_size"] = e.mean_s->batch_size;
+  }
+  return {{"warmup_cut", {{"events", e.warmup_cut}, {"until_s", e.warmup_end_s}, {"at_limit", e.warmup_at_limit}}},
+          {"events_after_cut", e.series - e.warmup_cut},
+          {"event_time_s", event_time},
+          {"window_s", s.window_s},
+          {"events_per_s", interval_json(s.events_per_s)},
+          {std::string(words.key) + "_utilization", interval_json(s.device_utilization)}};
+}
+
 nlohmann::json jobs_json(const JobsSummary& s) {
   const auto& w = s.queue_wait_s;
   return {{"submitted", s.submitted},
@@ -131,6 +153,8 @@ Summary summarize(const SimulationResults& r) {
     s.breakdown.gpu_s += e.gpu_s;
   }
   s.event_time = stats::describe(times);
+  s.steady = steady_state(r);
+  s.precision_stop = r.precision_stop;
   if (!times.empty()) {
     const double n = static_cast<double>(times.size());
     for (double* x : {&s.breakdown.cpu_s, &s.breakdown.preprocess_s, &s.breakdown.fallback_s, &s.breakdown.inference_s,
@@ -218,6 +242,7 @@ nlohmann::json summary_to_json(const Summary& s) {
           {"frontend", s.breakdown.frontend_s},
           {"queue", s.breakdown.queue_s},
           {words.key, s.breakdown.gpu_s}}}}},
+      {"steady_state", steady_state_json(s.steady, words)},
       {"throughput", {{"events_per_s", s.events_per_s}, {"requests_per_s", s.requests_per_s}}},
       {"requests",
        {{"sent", s.requests_sent},
@@ -243,6 +268,10 @@ nlohmann::json summary_to_json(const Summary& s) {
     document["usage"] = usage_json(*s.usage, words);
     if (s.usage->autoscaling) document["autoscaling"] = autoscaling_json(*s.usage, words);
   }
+  if (s.precision_stop)
+    document["stopping"] = {{"relative_half_width_95", s.precision_stop->relative_half_width},
+                            {"checks", s.precision_stop->checks},
+                            {"reached", s.precision_stop->reached}};
   if (s.failures) {
     const FailureSummary& f = *s.failures;
     document["requests"]["failed"] = f.unavailable + f.deadline_exceeded + f.cancelled;
@@ -254,6 +283,37 @@ nlohmann::json summary_to_json(const Summary& s) {
 DeviceWords device_words_of(const nlohmann::json& summary) {
   return device_words(summary.contains("device") ? DeviceNaming::Device : DeviceNaming::Gpu);
 }
+
+namespace {
+
+std::string format_steady_state(const Summary& s, const DeviceWords& words) {
+  const SteadyEventTime& e = s.steady.event_time;
+  std::string out = printf_string("steady state: MSER-5 cut the first %zu of them (to t = %.1f s)", e.warmup_cut,
+                                  e.warmup_end_s);
+  if (e.warmup_at_limit) out += "; the cut reached half of them: no steady state yet, simulate longer";
+  if (e.mean_s) {
+    out += printf_string("\n  mean %12.4g s ± %.3g s (95%%, ±%.2f%%; %zu batch means of %zu events)\n",
+                         e.mean_s->mean, e.mean_s->half_width, 100 * e.mean_s->relative_half_width(),
+                         e.mean_s->batches, e.mean_s->batch_size);
+  } else {
+    out += printf_string("; %zu events after the cut, too few for an interval (%zu)\n", e.series - e.warmup_cut,
+                         stats::kBatches * stats::kMinBatchSize);
+  }
+  if (s.steady.events_per_s) {
+    out += printf_string("  throughput %.4g ± %.2g events/s", s.steady.events_per_s->mean, s.steady.events_per_s->half_width);
+    if (s.steady.device_utilization)
+      out += printf_string(", %s utilisation %.1f ± %.1f %%", words.label, 100 * s.steady.device_utilization->mean,
+                           100 * s.steady.device_utilization->half_width);
+    out += "\n";
+  }
+  if (s.precision_stop)
+    out += printf_string("  stopping rule ±%g%%: %s after %d checks, at t = %.1f s\n",
+                         100 * s.precision_stop->relative_half_width,
+                         s.precision_stop->reached ? "reached" : "not reached", s.precision_stop->checks, s.simulated_s);
+  return out;
+}
+
+}  // namespace
 
 std::string format_summary(const Summary& s) {
   const DeviceWords words = device_words(s.device_naming);
@@ -272,6 +332,7 @@ std::string format_summary(const Summary& s) {
   if (s.events_incomplete) add(" (%lld cut off at the end)", static_cast<long long>(s.events_incomplete));
   add("\n  mean %12.3f s   p50 %12.3f s   p90 %12.3f s   p99 %12.3f s\n", t.mean, t.p50, t.p90, t.p99);
   add("  min  %12.3f s   max %12.3f s   stddev %9.3f s\n", t.min, t.max, t.stddev);
+  out += format_steady_state(s, words);
   add("\nmean breakdown per event\n");
   add("  cpu (non-ML modules)  %12.3f s\n", s.breakdown.cpu_s);
   add("  preprocessing         %12.3f s\n", s.breakdown.preprocess_s);

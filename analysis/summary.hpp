@@ -9,6 +9,7 @@
 
 #include "analysis/records.hpp"
 #include "analysis/statistics.hpp"
+#include "analysis/steady_estimates.hpp"
 
 namespace sonicsim {
 
@@ -80,6 +81,8 @@ struct Summary {
   double simulated_s = 0;
   double warmup_s = 0;
   stats::Description event_time;  // per-event wall time, events starting after the warm-up
+  SteadyState steady;             // after MSER-5's cut too, with 95% intervals
+  std::optional<PrecisionStop> precision_stop;
   EventBreakdown breakdown;       // means per event
   double events_per_s = 0;
   double requests_per_s = 0;

@@ -28,6 +28,12 @@ const std::vector<std::pair<const char*, const char*>> kMetrics = {
     {"requests_rejected", "/requests/rejected"},
     {"mean_batch_items", "/batches/mean_items"},
     {"{d}_utilization", "/{d}/utilization"},
+    // The steady state: MSER-5's warm-up cut and the 95% intervals (summary.json "steady_state").
+    {"warmup_cut_events", "/steady_state/warmup_cut/events"},
+    {"steady_event_time_mean_s", "/steady_state/event_time_s/mean"},
+    {"steady_event_time_half_width_s", "/steady_state/event_time_s/half_width_95"},
+    {"steady_events_per_s", "/steady_state/events_per_s/mean"},
+    {"steady_events_per_s_half_width", "/steady_state/events_per_s/half_width_95"},
 };
 
 // Where Prometheus scraped the farm (a gate or an autoscaler): what it cost, and what the gate did.

@@ -262,6 +262,13 @@ struct Outputs {
   bool timeseries = true;  // timeseries.csv, where Prometheus scrapes the farm (a gate or an autoscaler)
 };
 
+// End a run once its steady-state mean per-event time is known to a relative half-width of its 95%
+// interval, or at max_time_s, whichever comes first (the workload's own end still ends it).
+struct StoppingRule {
+  double relative_half_width = 0.01;
+  std::optional<double> max_time_s;
+};
+
 struct SimulationOptions {
   std::uint64_t seed = 1;
   NetworkModel network;
@@ -270,6 +277,7 @@ struct SimulationOptions {
   // Replace each "calibrated" kernel latency by this quantile of its bootstrap band (a pessimistic
   // or optimistic GPU); unset: the fitted curve itself.
   std::optional<double> latency_quantile;
+  std::optional<StoppingRule> stop_at_precision;
 };
 
 // Prices for `plan`'s cost per event, in one currency of the user's choice.

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <fstream>
 #include <set>
@@ -654,8 +656,32 @@ Workload parse_workload(const JsonNode& node, const Scenario& scenario) {
   return w;
 }
 
+// A fraction: a number, or a percentage written "1%".
+double fraction_or_percent(const JsonNode& node) {
+  if (node.raw().is_string()) {
+    const std::string text = node.string();
+    char* end = nullptr;
+    const double percent = text.ends_with('%') ? std::strtod(text.c_str(), &end) : std::nan("");
+    if (!(end == text.c_str() + text.size() - 1 && std::isfinite(percent)))
+      node.fail("expected a fraction (0.01) or a percentage (\"1%\"), got \"" + text + "\"");
+    return percent / 100;
+  }
+  return node.number();
+}
+
+StoppingRule parse_stopping_rule(const JsonNode& node) {
+  node.allow_only({"relative_half_width", "max_time"});
+  StoppingRule rule;
+  const JsonNode width = node.at("relative_half_width");
+  rule.relative_half_width = fraction_or_percent(width);
+  if (!(rule.relative_half_width > 0 && rule.relative_half_width < 1))
+    width.fail("expected a relative half-width above 0 and below 1 (100%)");
+  if (auto t = node.find("max_time")) rule.max_time_s = t->positive_duration_s();
+  return rule;
+}
+
 SimulationOptions parse_simulation(const JsonNode& node) {
-  node.allow_only({"seed", "network", "stack_size", "outputs", "latency_quantile"});
+  node.allow_only({"seed", "network", "stack_size", "outputs", "latency_quantile", "stop_at_precision"});
   SimulationOptions options;
   options.seed = node.at("seed").unsigned_integer();
   if (auto q = node.find("latency_quantile")) {
@@ -663,6 +689,7 @@ SimulationOptions parse_simulation(const JsonNode& node) {
     if (!(*options.latency_quantile > 0 && *options.latency_quantile < 1))
       q->fail("expected a quantile level strictly between 0 and 1");
   }
+  if (auto rule = node.find("stop_at_precision")) options.stop_at_precision = parse_stopping_rule(*rule);
   if (auto net = node.find("network")) {
     net->allow_only({"model", "tcp_gamma", "crosstraffic", "latency_factor", "bandwidth_factor"});
     if (auto m = net->find("model")) {
@@ -861,6 +888,9 @@ Scenario parse_scenario(const json& document, const std::string& file) {
     s.workload = parse_workload(root.at("workload"), s);
   else
     s.perf_analyzer = parse_perf_analyzer(root.at("perf_analyzer"), s.models);
+  if (s.perf_analyzer && s.simulation.stop_at_precision)
+    root.at("simulation").at("stop_at_precision").fail(
+        "a stopping rule is for grid-job workloads (their per-event time), not a perf_analyzer load");
   if (auto costs = root.find("costs")) {
     costs->allow_only({"currency", "cpu_core_hour", "device_hour", "gpu_hour", "target_events_per_hour"});
     Costs c;

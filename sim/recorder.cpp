@@ -230,7 +230,10 @@ void Recorder::kernel_started(int server, int gpu, double now) {
 
 void Recorder::kernel_finished(int server, int gpu, double now) {
   GpuState& g = gpu_state_[server][gpu];
-  if (--g.active == 0) g.busy_s += now - g.busy_since;
+  if (--g.active == 0) {
+    g.busy_s += now - g.busy_since;
+    busy_bins_.add(g.busy_since, now);
+  }
 }
 
 const std::vector<int>& Recorder::route(const sg4::Host* from, const sg4::Host* to, bool to_server) {
@@ -272,8 +275,11 @@ SimulationResults Recorder::finish(double end_s) {
       const GpuState& g = gpu_state_[server][gpu];
       const double open_interval = g.active > 0 ? end_s - g.busy_since : 0;  // kernels cut off by the end
       results_.gpus.push_back({static_cast<int>(server), static_cast<int>(gpu), g.busy_s + open_interval});
+      if (g.active > 0) busy_bins_.add(g.busy_since, end_s);
     }
   }
+  results_.busy_bin_s = busy_bins_.width_s();
+  results_.busy_bins_s = busy_bins_.totals();
   return std::move(results_);
 }
 

@@ -10,6 +10,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "analysis/records.hpp"
+#include "analysis/time_bins.hpp"
 #include "models/scenario.hpp"
 #include "sim/platform.hpp"
 #include "sim/request.hpp"
@@ -95,6 +96,8 @@ class Recorder {
   // Set when the run went past one of limits.hpp's bounds on events, requests or records; the run
   // was stopped there.
   const std::string& limit_reached() const { return limit_reached_; }
+  // The events completed so far, in completion order (for a stopping rule while the run goes on).
+  const std::vector<EventRecord>& events() const { return results_.events; }
   // The first invariant the run broke while it ran (a request answered twice, a batch larger than
   // max_batch_size); empty if none. See analysis/invariants.hpp for those checked at the end.
   const std::string& invariant_violation() const { return invariant_violation_; }
@@ -120,6 +123,7 @@ class Recorder {
   const Scenario& scenario_;
   const FarmPlatform& platform_;
   SimulationResults results_;
+  TimeBins busy_bins_;  // device busy time over the run, for the steady-state utilisation interval
   std::int64_t next_request_id_ = 0;
   std::int64_t next_batch_id_ = 0;
   std::int64_t events_started_ = 0;

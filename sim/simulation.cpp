@@ -9,6 +9,8 @@
 #include <simgrid/s4u.hpp>
 
 #include "analysis/invariants.hpp"
+#include "analysis/steady_estimates.hpp"
+#include "models/analytic.hpp"
 #include "models/json_reader.hpp"
 #include "models/scenario_size.hpp"
 #include "models/job_submission.hpp"
@@ -52,6 +54,24 @@ void record_timeseries_row(const Scenario& scenario, const sim::Prometheus& prom
   row.jobs_queued = recorder.jobs_queued();
   row.jobs_gated = recorder.jobs_gated();
   recorder.timeseries_row(row);
+}
+
+// A run with a stopping rule goes in slices that end at checkpoints growing by 25% from ten times
+// the closed form's per-event time, and stops at the first checkpoint where the steady-state mean
+// per-event time is precise enough, at its maximum time, or when its workload ends.
+PrecisionStop run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim::Recorder& recorder) {
+  const StoppingRule& rule = *scenario.simulation.stop_at_precision;
+  std::optional<double> cap = rule.max_time_s;
+  if (scenario.workload.duration_s) cap = std::min(cap.value_or(*scenario.workload.duration_s), *scenario.workload.duration_s);
+  PrecisionStop stop{rule.relative_half_width, 0, false};
+  for (double checkpoint = 10 * std::max(analytic_model(scenario).ideal_s(), 1e-3);; checkpoint *= 1.25) {
+    const double until = cap ? std::min(checkpoint, *cap) : checkpoint;
+    engine.run_until(until);
+    ++stop.checks;
+    stop.reached = precise_enough(steady_event_time(recorder.events(), scenario.workload.warmup_s), rule.relative_half_width);
+    const bool workload_ended = sg4::Engine::get_clock() < until || engine.get_actor_count() == 0;
+    if (stop.reached || workload_ended || !recorder.limit_reached().empty() || (cap && until >= *cap)) return stop;
+  }
 }
 
 }  // namespace
@@ -105,7 +125,10 @@ SimulationResults simulate(const Scenario& scenario) {
     }
   }
 
-  if (scenario.workload.duration_s) {
+  std::optional<PrecisionStop> precision_stop;
+  if (scenario.simulation.stop_at_precision) {
+    precision_stop = run_to_precision(engine, scenario, recorder);
+  } else if (scenario.workload.duration_s) {
     engine.run_until(*scenario.workload.duration_s);
   } else {
     engine.run();
@@ -122,6 +145,7 @@ SimulationResults simulate(const Scenario& scenario) {
   std::string violation = recorder.invariant_violation();
   SimulationResults results = recorder.finish(sg4::Engine::get_clock());
   results.scraped = prometheus.has_value();
+  results.precision_stop = precision_stop;
   if (autoscaler) results.autoscaling = autoscaler->totals(results.end_s);
   for (const sim::ServerNode& node : farm.servers)
     if (!scenario.platform.servers[static_cast<std::size_t>(node.group)].autoscaling)
@@ -131,7 +155,8 @@ SimulationResults simulate(const Scenario& scenario) {
     results.cpu_core_hour_price = scenario.costs->cpu_core_hour;
     results.gpu_hour_price = scenario.costs->gpu_hour;
   }
-  if (violation.empty()) violation = first_invariant_violation(results, scenario.workload.duration_s.has_value());
+  const bool cut_short = scenario.workload.duration_s || precision_stop;
+  if (violation.empty()) violation = first_invariant_violation(results, cut_short);
   if (!violation.empty())
     throw std::logic_error("sonicsim internal error: " + violation + " (" + scenario.file +
                            "); please report it with the scenario");

@@ -150,6 +150,10 @@ bad_scenario("million_instances", setter("/models/m/instances_per_gpu", 1000000)
 def mixed_naming(s):
     server = s["platform"]["servers"][0]
     server["device"] = server.pop("gpu")
+bad_scenario("precision_of_100_percent", setter("/simulation/stop_at_precision", {"relative_half_width": "100%"}),
+             "/simulation/stop_at_precision/relative_half_width: ", "above 0 and below 1")
+bad_scenario("precision_nan", setter("/simulation/stop_at_precision", {"relative_half_width": "nan%"}),
+             "/simulation/stop_at_precision/relative_half_width: ", "a percentage")
 bad_scenario("mixed_device_naming", mixed_naming, "/platform/servers/0/gpus_per_server: ", "use one naming throughout")
 bad_scenario("million_frontend_threads", setter("/platform/servers/0/frontend", {"threads": 1000000}),
              "/platform/servers/0/frontend/threads: ")

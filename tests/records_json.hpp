@@ -57,10 +57,11 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimeseriesRow, t_s, pending, starting, ready,
                                    requests_per_s, queue_ms, gpu_utilization, jobs_running, jobs_queued, jobs_gated)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AutoscalingTotals, gpu_seconds, ready_replica_seconds, max_ready, pods_created,
                                    pods_ready, pods_deleted, requests_refused_draining, requests_killed)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PrecisionStop, relative_half_width, checks, reached)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_quantile, device_naming, warmup_s, end_s, server_names, model_names,
-                                   module_names, events, requests, batches, gpus, links, requests_sent,
+                                   module_names, events, requests, batches, gpus, busy_bin_s, busy_bins_s, links, requests_sent,
                                    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
-                                   batch_units_executed, events_incomplete, triton, batch_system, jobs,
+                                   batch_units_executed, events_incomplete, precision_stop, triton, batch_system, jobs,
                                    worker_names, worker_cores, failures_possible, requests_failed_unavailable,
                                    requests_failed_deadline, requests_failed_cancelled, requests_retried,
                                    requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s,

@@ -1,6 +1,7 @@
 #include "sim/cli/run_command.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include <boost/program_options.hpp>
@@ -29,6 +30,10 @@ int run_command(const std::vector<std::string>& args) {
        "use this quantile (e.g. 0.025, 0.975) of each calibrated kernel latency's bootstrap band (overrides "
        "/simulation/latency_quantile)")
       ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
+      ("precision", po::value<std::string>(),
+       "stop once the steady-state mean per-event time is known to this relative half-width of its 95% interval, "
+       "e.g. 1% or 0.01 (sets /simulation/stop_at_precision)")
+      ("max-time", po::value<std::string>(), "with --precision: stop at this simulated time at the latest, e.g. 2h")
       ("quiet,q", "print nothing but errors");
   std::string scenario_path;
   const auto parsed = parse_command_line(args, options, "scenario", po::value(&scenario_path), 1);
@@ -43,6 +48,15 @@ int run_command(const std::vector<std::string>& args) {
     const double q = vm["latency-quantile"].as<double>();
     if (!(q > 0 && q < 1)) throw po::error("--latency-quantile expects a quantile level strictly between 0 and 1");
     overrides.emplace_back("/simulation/latency_quantile", nlohmann::json(q).dump());
+  }
+  if (vm.count("max-time") && !vm.count("precision")) throw po::error("--max-time goes with --precision");
+  if (vm.count("precision")) {
+    const std::string text = vm["precision"].as<std::string>();
+    char* end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    nlohmann::json rule{{"relative_half_width", !text.empty() && *end == '\0' ? nlohmann::json(number) : nlohmann::json(text)}};
+    if (vm.count("max-time")) rule["max_time"] = vm["max-time"].as<std::string>();
+    overrides.emplace_back("/simulation/stop_at_precision", rule.dump());
   }
   const Scenario scenario = load_scenario(scenario_path, overrides);
   if (scenario.perf_analyzer) {
