@@ -138,6 +138,7 @@ struct SimulationResults {
   DeviceNaming device_naming = DeviceNaming::Gpu;  // the scenario's: outputs name accelerators as it does
   double warmup_s = 0;
   double end_s = 0;  // simulated time at which the run ended
+  int concurrent_jobs = 0;  // jobs that run at once: the workload's jobs; 0 for a batch system's (not known)
   std::vector<std::string> server_names, model_names, module_names;
 
   // Batch-system workloads only: every job submitted before the end, in job order.

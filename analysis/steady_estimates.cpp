@@ -6,8 +6,9 @@
 
 namespace sonicsim {
 
-SteadyEventTime steady_event_time(const std::vector<EventRecord>& events, double warmup_s) {
+SteadyEventTime steady_event_time(const std::vector<EventRecord>& events, double warmup_s, std::size_t concurrent_jobs) {
   SteadyEventTime s;
+  s.min_batch_events = std::max(stats::kMinBatchSize, concurrent_jobs);
   s.warmup_end_s = warmup_s;
   std::vector<double> times;
   std::vector<double> ends;
@@ -22,7 +23,8 @@ SteadyEventTime steady_event_time(const std::vector<EventRecord>& events, double
   s.warmup_at_limit = cut.at_limit;
   if (cut.observations > 0) s.warmup_end_s = std::max(warmup_s, ends[cut.observations - 1]);
   times.erase(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(cut.observations));
-  s.mean_s = stats::batch_means_interval(times);
+  s.mean_s = concurrent_jobs == 1 ? stats::mean_interval(times)
+                                  : stats::batch_means_interval(times, stats::kBatches, 0.95, s.min_batch_events);
   return s;
 }
 
@@ -32,7 +34,7 @@ bool precise_enough(const SteadyEventTime& estimate, double relative_half_width)
 
 SteadyState steady_state(const SimulationResults& r) {
   SteadyState s;
-  s.event_time = steady_event_time(r.events, r.warmup_s);
+  s.event_time = steady_event_time(r.events, r.warmup_s, static_cast<std::size_t>(r.concurrent_jobs));
   const double from = s.event_time.warmup_end_s, window = (r.end_s - from) / static_cast<double>(stats::kBatches);
   if (!s.event_time.mean_s || !(window > 0)) return s;
   s.window_s = window;

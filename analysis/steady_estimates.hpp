@@ -16,11 +16,16 @@ struct SteadyEventTime {
   std::size_t warmup_cut = 0;    // of those, the first ones (in completion order) MSER-5 cut
   double warmup_end_s = 0;       // when the last cut event completed (the scenario's warm-up if none)
   bool warmup_at_limit = false;  // MSER-5's minimum on its bound: no steady state shown yet
-  std::optional<stats::Interval> mean_s;  // none with fewer than 100 events after the cut
+  std::optional<stats::Interval> mean_s;  // none with fewer than 20 batches of min_batch_events (2 events alone)
+  std::size_t min_batch_events = stats::kMinBatchSize;
 };
 
-// Events in completion order, as the recorder keeps them.
-SteadyEventTime steady_event_time(const std::vector<EventRecord>& events, double warmup_s);
+// Events in completion order, as the recorder keeps them. A batch holds at least
+// `concurrent_jobs` events (and 5): jobs that run in step make the events of one cycle alike, so
+// only batches spanning a cycle are close to independent. One job alone (concurrent_jobs 1) has
+// independent, identically distributed events: a Student-t interval over them, from 2 events on.
+// 0: not known (a batch system's jobs), batches of 5 or more.
+SteadyEventTime steady_event_time(const std::vector<EventRecord>& events, double warmup_s, std::size_t concurrent_jobs);
 
 struct SteadyState {
   SteadyEventTime event_time;

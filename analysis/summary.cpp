@@ -292,12 +292,14 @@ std::string format_steady_state(const Summary& s, const DeviceWords& words) {
                                   e.warmup_end_s);
   if (e.warmup_at_limit) out += "; the cut reached half of them: no steady state yet, simulate longer";
   if (e.mean_s) {
-    out += printf_string("\n  mean %12.4g s ± %.3g s (95%%, ±%.2f%%; %zu batch means of %zu events)\n",
-                         e.mean_s->mean, e.mean_s->half_width, 100 * e.mean_s->relative_half_width(),
-                         e.mean_s->batches, e.mean_s->batch_size);
+    out += printf_string("\n  mean %12.4g s ± %.3g s (95%%, ±%.2f%%; ", e.mean_s->mean, e.mean_s->half_width,
+                         100 * e.mean_s->relative_half_width());
+    out += e.mean_s->batch_size == 1
+               ? printf_string("%zu independent events of one job alone)\n", e.mean_s->batches)
+               : printf_string("%zu batch means of %zu events)\n", e.mean_s->batches, e.mean_s->batch_size);
   } else {
-    out += printf_string("; %zu events after the cut, too few for an interval (%zu)\n", e.series - e.warmup_cut,
-                         stats::kBatches * stats::kMinBatchSize);
+    out += printf_string("; %zu events after the cut, too few for an interval (20 batches of %zu)\n",
+                         e.series - e.warmup_cut, e.min_batch_events);
   }
   if (s.steady.events_per_s) {
     out += printf_string("  throughput %.4g ± %.2g events/s", s.steady.events_per_s->mean, s.steady.events_per_s->half_width);

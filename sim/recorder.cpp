@@ -12,6 +12,7 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
   results_.seed = scenario.simulation.seed;
   results_.latency_quantile = scenario.simulation.latency_quantile.value_or(0);
   results_.device_naming = scenario.device_naming;
+  results_.concurrent_jobs = scenario.workload.submit ? 0 : scenario.workload.jobs;
   results_.warmup_s = scenario.workload.warmup_s;
   for (const ServerNode& s : platform.servers) {
     results_.server_names.push_back(s.name);

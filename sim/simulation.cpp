@@ -11,6 +11,7 @@
 #include "analysis/invariants.hpp"
 #include "analysis/steady_estimates.hpp"
 #include "models/analytic.hpp"
+#include "models/limits.hpp"
 #include "models/json_reader.hpp"
 #include "models/scenario_size.hpp"
 #include "models/job_submission.hpp"
@@ -56,21 +57,42 @@ void record_timeseries_row(const Scenario& scenario, const sim::Prometheus& prom
   recorder.timeseries_row(row);
 }
 
-// A run with a stopping rule goes in slices that end at checkpoints growing by 25% from ten times
-// the closed form's per-event time, and stops at the first checkpoint where the steady-state mean
-// per-event time is precise enough, at its maximum time, or when its workload ends.
-PrecisionStop run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim::Recorder& recorder) {
+bool workload_running(const sg4::Engine& engine) {
+  for (const sg4::ActorPtr& actor : engine.get_all_actors())
+    if (!actor->is_daemon()) return true;  // servers, the proxy and Prometheus are daemons
+  return false;
+}
+
+// A run with a stopping rule goes in slices that end at checkpoints 25% apart, and stops at the
+// first checkpoint where the steady-state mean per-event time is precise enough, at its maximum
+// time, or when its workload ends.
+// Returns when the run ended: a slice runs the clock to its end even when the workload ended
+// earlier, so that is when the last of the workload's actors did.
+double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim::Recorder& recorder,
+                        PrecisionStop& stop) {
   const StoppingRule& rule = *scenario.simulation.stop_at_precision;
-  std::optional<double> cap = rule.max_time_s;
-  if (scenario.workload.duration_s) cap = std::min(cap.value_or(*scenario.workload.duration_s), *scenario.workload.duration_s);
-  PrecisionStop stop{rule.relative_half_width, 0, false};
-  for (double checkpoint = 10 * std::max(analytic_model(scenario).ideal_s(), 1e-3);; checkpoint *= 1.25) {
-    const double until = cap ? std::min(checkpoint, *cap) : checkpoint;
+  double cap = std::min(rule.max_time_s.value_or(limits::kMaxDurationS),
+                        scenario.workload.duration_s.value_or(limits::kMaxDurationS));
+  stop = PrecisionStop{rule.relative_half_width, 0, false};
+  auto workload_end_s = std::make_shared<double>(0);
+  sg4::Actor::on_termination_cb([workload_end_s](const sg4::Actor& actor) {
+    if (!actor.is_daemon()) *workload_end_s = sg4::Engine::get_clock();
+  });
+  const std::size_t jobs_at_once = scenario.workload.submit ? 0 : static_cast<std::size_t>(scenario.workload.jobs);
+  // The first checkpoint: when the events an interval needs should have completed, by the closed
+  // form (each job completes one event per t_ideal), and at least two per job.
+  const double events_needed =
+      jobs_at_once == 1 ? 2.0 : double(stats::kBatches * std::max(stats::kMinBatchSize, jobs_at_once));
+  const double t_ideal = std::max(analytic_model(scenario).ideal_s(), 1e-6);
+  for (double checkpoint = t_ideal * std::max(2.0, events_needed / double(std::max<std::size_t>(jobs_at_once, 1)));;
+       checkpoint *= 1.25) {
+    const double until = std::min(checkpoint, cap);
     engine.run_until(until);
     ++stop.checks;
-    stop.reached = precise_enough(steady_event_time(recorder.events(), scenario.workload.warmup_s), rule.relative_half_width);
-    const bool workload_ended = sg4::Engine::get_clock() < until || engine.get_actor_count() == 0;
-    if (stop.reached || workload_ended || !recorder.limit_reached().empty() || (cap && until >= *cap)) return stop;
+    stop.reached = precise_enough(steady_event_time(recorder.events(), scenario.workload.warmup_s, jobs_at_once), rule.relative_half_width);
+    if (!workload_running(engine)) return *workload_end_s;
+    if (stop.reached || until >= cap || !recorder.limit_reached().empty() || sim::engine_deadlocked())
+      return sg4::Engine::get_clock();
   }
 }
 
@@ -126,8 +148,9 @@ SimulationResults simulate(const Scenario& scenario) {
   }
 
   std::optional<PrecisionStop> precision_stop;
+  double end_s = 0;
   if (scenario.simulation.stop_at_precision) {
-    precision_stop = run_to_precision(engine, scenario, recorder);
+    end_s = run_to_precision(engine, scenario, recorder, precision_stop.emplace());
   } else if (scenario.workload.duration_s) {
     engine.run_until(*scenario.workload.duration_s);
   } else {
@@ -143,7 +166,7 @@ SimulationResults simulate(const Scenario& scenario) {
                          " requests wait for answers that no server will give, and nothing else can happen (a "
                          "deadlock); sonicsim does not simulate this scenario correctly, please report it");
   std::string violation = recorder.invariant_violation();
-  SimulationResults results = recorder.finish(sg4::Engine::get_clock());
+  SimulationResults results = recorder.finish(precision_stop ? end_s : sg4::Engine::get_clock());
   results.scraped = prometheus.has_value();
   results.precision_stop = precision_stop;
   if (autoscaler) results.autoscaling = autoscaler->totals(results.end_s);

@@ -15,6 +15,7 @@
 #include "models/units.hpp"
 #include "sim/cli/overrides.hpp"
 #include "sim/cli/plan_autoscaling.hpp"
+#include "analysis/knee_search.hpp"
 #include "sim/cli/simulated_summary.hpp"
 
 namespace sonicsim::cli {
@@ -26,37 +27,28 @@ namespace {
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
 
-double mean_event_time(const json& summary) { return summary["events"]["time_s"]["mean"].get<double>(); }
-
-struct Busiest {
-  std::string name;
-  double utilization = 0;
-};
-
-Busiest busiest_link(const json& summary) {
-  Busiest b{"", -1};
-  for (const auto& link : summary["links"])
-    if (link["utilization"].get<double>() > b.utilization) b = {link["name"].get<std::string>(), link["utilization"].get<double>()};
-  return b;
-}
+double mean_event_time(const json& summary) { return plan_event_time(summary); }
 
 double device_utilization(const json& summary) {
   return summary[device_words_of(summary).key]["utilization"].get<double>();
 }
 
-struct Criteria {
-  double baseline_s, tolerance, link_threshold;
-  bool within(const json& s) const {
-    return mean_event_time(s) <= (1 + tolerance) * baseline_s && busiest_link(s).utilization <= link_threshold;
-  }
-};
+// The closed form's knee: the most jobs whose t_SONIC per-event time stays within the tolerance of
+// t_ideal (analytic_prediction grows with the job count).
+int closed_form_knee(const AnalyticModel& m, double tolerance, int max_jobs) {
+  const auto within = [&](int jobs) { return analytic_prediction(m, jobs).per_event_s <= (1 + tolerance) * m.ideal_s(); };
+  if (within(max_jobs)) return max_jobs;
+  int lo = 1, hi = max_jobs;
+  while (hi - lo > 1) (within(lo + (hi - lo) / 2) ? lo : hi) = lo + (hi - lo) / 2;
+  return lo;
+}
 
 // What gives out first at a job count past the knee, judged by what grew against one job alone:
 // a link busier than the threshold or than the devices, the devices, the frontends' handler threads,
 // the batcher queue with the devices not busy, or else the network's latency and sharing. (The client CPU
 // cannot: every job has its own core, and the search stops at the worker cores.)
-std::string saturated_resource(const json& s, const json& alone, const Criteria& c) {
-  const Busiest link = busiest_link(s);
+std::string saturated_resource(const json& s, const json& alone, const KneeCriteria& c) {
+  const BusiestLink link = busiest_link(s);
   const double gpu = device_utilization(s);
   const char* device = device_words_of(s).label;
   if (link.utilization > c.link_threshold || link.utilization > gpu)
@@ -179,49 +171,44 @@ int plan_command(const std::vector<std::string>& args) {
   for (const auto& g : scenario.platform.servers) gpus += g.count * g.gpus_per_server;
   const DeviceWords words = device_words(scenario.device_naming);
 
-  const auto with_jobs = [&](int jobs) {
-    Overrides o = overrides;
+  // Every probe runs until its mean per-event time is known to a quarter of the tolerance (95%),
+  // or to its workload's end.
+  int runs = 0;
+  double simulated_s = 0;
+  const auto simulate_jobs = [&](int jobs, Overrides o) {
     o.emplace_back("/workload/jobs", std::to_string(jobs));
-    return simulated_summary(path, o);
+    o.emplace_back("/simulation/stop_at_precision", json{{"relative_half_width", tolerance / 4}}.dump());
+    json s = simulated_summary(path, o);
+    ++runs;
+    simulated_s += s["simulated_time_s"].get<double>();
+    return s;
   };
   std::cout << "plan for " << scenario.name << printf_string(" (tolerance %g%%, link threshold %g%%)\n", 100 * tolerance,
                                                               100 * link_threshold);
-  const json alone = with_jobs(1);
-  const Criteria criteria{mean_event_time(alone), tolerance, link_threshold};
+  const AnalyticModel closed = analytic_model(scenario);
+  const json alone = simulate_jobs(1, overrides);
+  const KneeCriteria criteria{mean_event_time(alone), tolerance, link_threshold};
   std::cout << printf_string("  1 job alone: %.3f s per event\n", criteria.baseline_s);
-
-  // Bisection for the largest job count within the criteria (the per-event time and the link
-  // utilisations grow with the job count).
-  int lo = 1, hi = max_jobs;
-  json at_lo = alone, at_hi = with_jobs(hi);
-  const auto report = [&](int jobs, const json& s) {
-    std::cout << printf_string("  %5d jobs: %.3f s per event (%+.1f%%), %s %.2f, busiest link %.2f %s\n", jobs,
-                               mean_event_time(s), 100 * (mean_event_time(s) / criteria.baseline_s - 1), words.label,
+  const int start = closed_form_knee(closed, tolerance, max_jobs);
+  std::cout << printf_string("  closed form: within the tolerance up to %d jobs; the search starts there\n", start);
+  const auto probe = [&](int jobs) {
+    json s = simulate_jobs(jobs, overrides);
+    const auto half_width = plan_event_time_half_width(s);
+    std::cout << printf_string("  %5d jobs: %.3f s per event%s (%+.1f%%), %s %.2f, busiest link %.2f %s\n", jobs,
+                               mean_event_time(s), half_width ? printf_string(" ± %.3f", *half_width).c_str() : "",
+                               100 * (mean_event_time(s) / criteria.baseline_s - 1), words.label,
                                device_utilization(s), busiest_link(s).utilization,
                                criteria.within(s) ? "" : "<- past the knee");
+    return s;
   };
-  report(hi, at_hi);
-  if (criteria.within(at_hi)) {
-    lo = hi;
-    at_lo = at_hi;
-  } else {
-    while (hi - lo > 1) {
-      const int mid = lo + (hi - lo) / 2;
-      const json s = with_jobs(mid);
-      report(mid, s);
-      if (criteria.within(s)) {
-        lo = mid;
-        at_lo = s;
-      } else {
-        hi = mid;
-        at_hi = s;
-      }
-    }
-  }
+  const double slope = analytic_prediction(closed, start + 1.0).per_event_s - analytic_prediction(closed, start).per_event_s;
+  const KneeSearch knee = search_knee(start, max_jobs, criteria, alone, slope, probe);
+  const int lo = knee.lo, hi = knee.hi;
+  const json& at_lo = knee.at_lo;
+  const json& at_hi = knee.at_hi;
 
   std::cout << '\n';
-  const AnalyticModel closed = analytic_model(scenario);
-  if (lo == max_jobs) {
+  if (hi == 0) {
     std::cout << printf_string("no knee up to %d jobs (%s): the per-event time stays within %g%% of one job alone\n",
                                max_jobs, max_jobs == cores ? "every worker core" : "--max-jobs", 100 * tolerance);
   } else {
@@ -233,6 +220,12 @@ int plan_command(const std::vector<std::string>& args) {
                                  static_cast<double>(lo) / gpus, words.label, lo, gpus, words.label);
     else
       std::cout << "concurrent-job cap: " << lo << " jobs, set by the " << resource << '\n';
+    if (knee.surely_within || knee.surely_past)
+      std::cout << printf_string("the knee at 95%%: past %s and at most %s (the probes' intervals against the "
+                                 "threshold %.3f s)\n",
+                                 knee.surely_within ? std::to_string(*knee.surely_within).c_str() : "?",
+                                 knee.surely_past ? std::to_string(*knee.surely_past - 1).c_str() : "?",
+                                 criteria.threshold_s());
   }
   std::cout << "closed form (t_SONIC): " << describe_saturation(closed) << '\n';
 
@@ -243,15 +236,15 @@ int plan_command(const std::vector<std::string>& args) {
   double cpu_s = 0;
   if (fallback_everywhere) {
     Overrides cpu_only = overrides;
-    cpu_only.emplace_back("/workload/jobs", "1");
     cpu_only.emplace_back("/platform/servers", "[]");
-    cpu_s = mean_event_time(simulated_summary(path, cpu_only));
+    cpu_s = mean_event_time(simulate_jobs(1, cpu_only));
     std::cout << printf_string("speed-up against CPU only: %.3f s / %.3f s = %.2fx per event\n", cpu_s, criteria.baseline_s,
                                cpu_s / criteria.baseline_s);
   } else {
     std::cout << "speed-up against CPU only: not computed (an inference module has no \"cpu_fallback\" time)\n";
   }
   if (scenario.costs) print_costs(*scenario.costs, lo, gpus, mean_event_time(at_lo), cpu_s, words.label);
+  std::cout << printf_string("search: %d runs, %.0f s simulated\n", runs, simulated_s);
   return 0;
 }
 

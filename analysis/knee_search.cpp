@@ -1,0 +1,86 @@
+#include "analysis/knee_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace sonicsim {
+using nlohmann::json;
+
+double plan_event_time(const json& s) {
+  const bool stopped_early = s.contains("stopping") && s["stopping"]["reached"].get<bool>();
+  const json& steady = s["steady_state"]["event_time_s"];
+  if (stopped_early && steady.is_object()) return steady["mean"].get<double>();
+  return s["events"]["time_s"]["mean"].get<double>();
+}
+
+std::optional<double> plan_event_time_half_width(const json& s) {
+  const json& steady = s.value(json::json_pointer("/steady_state/event_time_s"), json());
+  if (!steady.is_object()) return std::nullopt;
+  return steady["half_width_95"].get<double>();
+}
+
+BusiestLink busiest_link(const json& summary) {
+  BusiestLink b{"", -1};
+  for (const auto& link : summary["links"])
+    if (link["utilization"].get<double>() > b.utilization) b = {link["name"].get<std::string>(), link["utilization"].get<double>()};
+  return b;
+}
+
+bool KneeCriteria::within(const json& s) const {
+  return plan_event_time(s) <= threshold_s() && busiest_link(s).utilization <= link_threshold;
+}
+
+KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, const json& alone,
+                       double slope_s_per_job, const std::function<json(int)>& probe) {
+  KneeSearch k;
+  k.at_lo = alone;
+  // Each probe's excess of the per-event time over the threshold places the next one.
+  double excess_lo = plan_event_time(alone) - criteria.threshold_s(), excess_hi = 0;
+  bool last_within = true;
+  int repeats = 0;  // probes in a row on the same side of the knee
+  const auto run = [&](int jobs) {
+    json s = probe(jobs);
+    const double excess = plan_event_time(s) - criteria.threshold_s();
+    if (const auto half_width = plan_event_time_half_width(s); half_width && busiest_link(s).utilization <= criteria.link_threshold) {
+      if (excess + *half_width <= 0) k.surely_within = std::max(k.surely_within.value_or(jobs), jobs);
+      if (excess - *half_width > 0) k.surely_past = std::min(k.surely_past.value_or(jobs), jobs);
+    }
+    const bool within = criteria.within(s);
+    repeats = within == last_within ? repeats + 1 : 1;
+    last_within = within;
+    if (within) {
+      k.lo = jobs;
+      k.at_lo = std::move(s);
+      excess_lo = excess;
+      if (repeats >= 2) excess_hi /= 2;  // Illinois: the end kept twice weighs less in the secant
+    } else {
+      k.hi = jobs;
+      k.at_hi = std::move(s);
+      excess_hi = std::max(excess, 1e-9);  // past the knee by a link: just over the threshold
+      if (repeats >= 2) excess_lo /= 2;
+    }
+  };
+  // A step by the slope's estimate of the distance to the threshold (at least 1 job), doubled for
+  // every further probe on the same side.
+  const auto step = [&](double excess) {
+    const double by_slope = slope_s_per_job > 0 ? std::ceil(std::fabs(excess) / slope_s_per_job) : 1;
+    return static_cast<int>(std::min(std::max(by_slope, 1.0) * std::ldexp(1.0, std::clamp(repeats - 1, 0, 30)), 1e9));
+  };
+  if (start > 1) run(std::min(start, max_jobs));
+  while (k.hi == 0 ? k.lo < max_jobs : k.hi - k.lo > 1) {
+    int next;
+    if (k.hi == 0) {
+      next = static_cast<int>(std::min<std::int64_t>(max_jobs, std::int64_t{k.lo} + step(excess_lo)));
+    } else if (k.lo == 1) {  // only one job alone below: step down from the probe past the knee
+      next = std::max(2, k.hi - step(excess_hi));
+    } else {  // the secant's crossing between the bracket's ends (regula falsi, Illinois variant)
+      const double crossing = k.lo + (k.hi - k.lo) * (-excess_lo) / (excess_hi - excess_lo);
+      next = std::clamp(static_cast<int>(std::floor(crossing)), k.lo + 1, k.hi - 1);
+    }
+    run(next);
+  }
+  return k;
+}
+
+}  // namespace sonicsim

@@ -1,0 +1,46 @@
+#pragma once
+// The knee search of `sonicsim plan`: the largest job count whose mean per-event time stays within
+// the tolerance of one job alone and whose shared links stay under the threshold. It starts at the
+// closed form's knee and steps from it by the per-event time's excess over the threshold and the
+// closed form's slope until it brackets the simulated knee, then closes the bracket by the secant
+// through its ends (regula falsi, Illinois variant: Dowell & Jarratt 1971).
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace sonicsim {
+
+// A probe's mean per-event time: the steady-state estimate where the stopping rule ended the run
+// early, else the mean over the whole workload (as a run without the rule reports it).
+double plan_event_time(const nlohmann::json& summary);
+// Its 95% half-width, where the run has one.
+std::optional<double> plan_event_time_half_width(const nlohmann::json& summary);
+
+struct BusiestLink {
+  std::string name;
+  double utilization = 0;
+};
+BusiestLink busiest_link(const nlohmann::json& summary);
+
+struct KneeCriteria {
+  double baseline_s, tolerance, link_threshold;
+  double threshold_s() const { return (1 + tolerance) * baseline_s; }
+  bool within(const nlohmann::json& summary) const;
+};
+
+struct KneeSearch {
+  int lo = 1, hi = 0;  // lo within the criteria; hi past them (0: none found up to the maximum)
+  nlohmann::json at_lo, at_hi;
+  // From the probes' 95% intervals: the most jobs whose interval lies wholly under the threshold,
+  // and the fewest whose interval lies wholly over it; unset where no probe says so.
+  std::optional<int> surely_within, surely_past;
+};
+
+// `probe(jobs)` simulates `jobs` jobs and returns the summary; `alone` is one job's;
+// `slope_s_per_job` is the closed form's growth of the per-event time per job past its knee.
+KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, const nlohmann::json& alone,
+                       double slope_s_per_job, const std::function<nlohmann::json(int)>& probe);
+
+}  // namespace sonicsim
