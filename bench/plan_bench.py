@@ -74,7 +74,7 @@ def current_plan(sonicsim, scenario, sets):
     for s in sets:
         args += ["--set", s]
     text = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-    knee = re.search(r"largest job count within tolerance: (\d+)", text)
+    knee = re.search(r"largest job count within tolerance: (\d+)", text) or re.search(r"no knee up to (\d+) jobs", text)
     searched = re.search(r"search: (\d+) runs, (\d+) s simulated", text)
     return int(knee.group(1)) if knee else None, int(searched.group(1)), float(searched.group(2))
 
