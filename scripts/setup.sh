@@ -13,6 +13,7 @@ packages=(
   libprotobuf-dev protobuf-compiler
   python3-matplotlib
   clang libclang-rt-14-dev
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()

@@ -320,6 +320,21 @@ expect_error("run --seed -1", ["run", own, "--seed", "-1"], "--seed expects a wh
 expect_error("run --latency-quantile nan", ["run", own, "--latency-quantile", "nan"], "--latency-quantile expects")
 expect_error("sweep --jobs 1e9", ["sweep", own, "--output", os.path.join(WORK, "s2"), "--set", "/workload/jobs=1,2", "--jobs", "1000000000"],
              "--jobs expects")
+sweep_flags = ["sweep", own, "--output", os.path.join(WORK, "s3"), "--set", "/workload/jobs=1,2"]
+expect_error("sweep --executor ssh", sweep_flags + ["--executor", "ssh"], "--executor expects local or slurm")
+expect_error("sweep --partition without slurm", sweep_flags + ["--partition", "cpu"], "--partition is for --executor slurm")
+expect_error("sweep on slurm --time 2h", sweep_flags + ["--executor", "slurm", "--time", "2h"],
+             "--time expects a Slurm time limit")
+expect_error("sweep on slurm --points-per-task 0", sweep_flags + ["--executor", "slurm", "--points-per-task", "0"],
+             "--points-per-task expects at least 1")
+os.makedirs(os.path.join(WORK, "bad-sweep"), exist_ok=True)
+expect_error("sweep --collect of no sweep", ["sweep", "--collect", os.path.join(WORK, "bad-sweep")],
+             "holds no sweep (no sweep.json)")
+write(os.path.join("bad-sweep", "sweep.json"), {"scenario": own, "scenario_fnv1a": "0", "axes": [{"pointer": "/x", "values": 3}]})
+expect_error("sweep --collect of a broken sweep.json", ["sweep", "--collect", os.path.join(WORK, "bad-sweep")],
+             "sweep.json: /axes/0/values: ")
+expect_error("sweep --slurm-task outside Slurm", ["sweep", "--slurm-task", os.path.join(WORK, "bad-sweep")],
+             "SLURM_ARRAY_TASK_ID is not set")
 expect_error("unknown command with an escape", ["\x1b[2J"], "unknown command \"\\x1B[2J\"")
 
 # ---- Output integrity ----------------------------------------------------------------------------
