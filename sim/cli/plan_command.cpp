@@ -1,6 +1,9 @@
 #include "sim/cli/plan_command.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +18,7 @@
 #include "models/units.hpp"
 #include "sim/cli/overrides.hpp"
 #include "sim/cli/plan_autoscaling.hpp"
+#include "sim/cli/progress_line.hpp"
 #include "analysis/knee_search.hpp"
 #include "sim/cli/simulated_summary.hpp"
 
@@ -175,10 +179,16 @@ int plan_command(const std::vector<std::string>& args) {
   // or to its workload's end.
   int runs = 0;
   double simulated_s = 0;
+  StatusLine status(isatty(STDERR_FILENO));
+  const auto started = std::chrono::steady_clock::now();
   const auto simulate_jobs = [&](int jobs, Overrides o) {
     o.emplace_back("/workload/jobs", std::to_string(jobs));
     o.emplace_back("/simulation/stop_at_precision", json{{"relative_half_width", tolerance / 4}}.dump());
+    status.show(printf_string("  run %d: %d jobs running; %d runs done, %.0f s simulated, %.0f s elapsed", runs + 1, jobs,
+                              runs, simulated_s,
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
     json s = simulated_summary(path, o);
+    status.clear();
     ++runs;
     simulated_s += s["simulated_time_s"].get<double>();
     return s;
