@@ -184,7 +184,8 @@ int plan_command(const std::vector<std::string>& args) {
   const auto simulate_jobs = [&](int jobs, Overrides o) {
     o.emplace_back("/workload/jobs", std::to_string(jobs));
     o.emplace_back("/simulation/stop_at_precision", json{{"relative_half_width", tolerance / 4}}.dump());
-    status.show(printf_string("  run %d: %d jobs running; %d runs done, %.0f s simulated, %.0f s elapsed", runs + 1, jobs,
+    status.show(printf_string("  run %d: %d %s running; %d runs done, %.0f s simulated, %.0f s elapsed", runs + 1, jobs,
+                              jobs == 1 ? "job" : "jobs",
                               runs, simulated_s,
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
     json s = simulated_summary(path, o);
