@@ -4,9 +4,11 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include <boost/container_hash/hash.hpp>
 #include <simgrid/s4u.hpp>
 
 #include "analysis/records.hpp"
@@ -136,7 +138,8 @@ class Recorder {
   std::vector<std::vector<GpuState>> gpu_state_;  // [server][gpu]
   std::vector<std::vector<int>> triton_index_;  // [server][model] -> results_.triton, -1 if not served
   std::map<LinkKey, int> link_index_;
-  std::map<std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>, std::vector<int>> routes_;
+  using HostPair = std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>;
+  std::unordered_map<HostPair, std::vector<int>, boost::hash<HostPair>> routes_;  // looked up per transfer
   std::string limit_reached_;
   std::string invariant_violation_;
 };
