@@ -16,7 +16,16 @@ namespace sg4 = simgrid::s4u;
 InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenario& scenario, Recorder& recorder)
     : index_(index), node_(node), recorder_(recorder), queues_(scenario.models.size()) {
   const ServerGroup& group = scenario.platform.servers[node.group];
-  frontend_ = group.frontend;
+  if (group.frontend) {
+    frontend_.emplace(*group.frontend, [this](const FrontendThreads::Task& task) { frontend_task_done(task); });
+    if (group.frontend->per_request_s <= 0) {
+      frontend_may_be_free_ = group.frontend->input_rate_Bps <= 0;
+      for (const std::string& name : group.models) {
+        const ModelSpec& spec = scenario.models[scenario.model_index(name)];
+        if (spec.input_bytes_per_item <= 0 && spec.input_bytes_per_element <= 0) frontend_may_be_free_ = true;
+      }
+    }
+  }
   for (const std::string& name : group.models) {
     const int m = scenario.model_index(name);
     const ModelSpec& spec = scenario.models[m];
@@ -73,8 +82,9 @@ void InferenceServer::start() {
     actors_.push_back(actor);
   };
   if (frontend_) {
-    frontend_ready_ = sg4::Semaphore::create(0);
-    for (int t = 0; t < frontend_->threads; ++t) spawn("/frontend", [this]() { run_frontend_thread(); });
+    frontend_done_ready_ = sg4::Semaphore::create(0);
+    frontend_signalled_ = false;
+    spawn("/frontend", [this]() { run_frontend(); });
   }
   for (auto& queue : queues_) {
     if (!queue) continue;
@@ -106,7 +116,9 @@ void InferenceServer::reset_queue(ModelQueue& queue) {
   queue.next_release = 0;
   queue.held.clear();
   for (Instance& instance : queue.instances) {
-    instance.assigned.reset();
+    instance.batch.reset();
+    instance.batch_requests.clear();
+    instance.kernel = nullptr;
     instance.running.clear();
     instance.kernel_running = false;
   }
@@ -120,11 +132,9 @@ std::int64_t InferenceServer::fail() {
   for (const sg4::ActorPtr& actor : actors_) actor->kill();  // a running kernel is cancelled with its actor
   actors_.clear();
   std::vector<InFlightRequest*> lost;
-  for (const FrontendTask& task : frontend_tasks_) lost.push_back(task.request);
-  lost.insert(lost.end(), frontend_working_.begin(), frontend_working_.end());
-  frontend_tasks_.clear();
-  frontend_working_.clear();
-  frontend_tasks_in_hand_ = 0;
+  if (frontend_) lost = frontend_->drop_all();
+  for (const FrontendThreads::Task& task : frontend_done_) lost.push_back(task.request);
+  frontend_done_.clear();
   for (auto& queue : queues_) {
     if (!queue) continue;
     std::int64_t queued = 0;
@@ -137,6 +147,8 @@ std::int64_t InferenceServer::fail() {
     lost.insert(lost.end(), queue->rejected.begin(), queue->rejected.end());
     for (const auto& [order, held] : queue->held) lost.push_back(held.first);
     for (Instance& instance : queue->instances) {
+      // A kernel whose actor had not yet waited for it survived the kill.
+      if (instance.kernel) instance.kernel->cancel();
       if (instance.kernel_running && instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, now);
       lost.insert(lost.end(), instance.running.begin(), instance.running.end());
     }
@@ -162,6 +174,11 @@ void InferenceServer::restart() {
   start();
 }
 
+void InferenceServer::halt() {
+  ++generation_;
+  if (frontend_) frontend_->drop_all();
+}
+
 void InferenceServer::send_unavailable(InFlightRequest* request) {
   RequestRecord& record = request->record;
   record.status = RequestStatus::Failed;
@@ -178,37 +195,42 @@ void InferenceServer::receive(InFlightRequest* request) {
     return;
   }
   ++in_hand_;
-  if (!frontend_ || frontend_instant(frontend_->request_s(request->record.input_bytes))) return admit(request);
-  queue_frontend_task({request, 0, true});
+  if (!frontend_ || frontend_->instant(frontend_->spec().request_s(request->record.input_bytes))) return admit(request);
+  frontend_->submit({request, 0, true});
 }
 
-// A task that costs nothing, arriving while a thread is free, is done the moment it arrives: a
-// thread would take it at once and hold itself for no time. Doing it here spares the hand-over.
-bool InferenceServer::frontend_instant(double cost_s) const {
-  return cost_s <= 0 && frontend_tasks_in_hand_ < frontend_->threads;
+// In maestro, at the date a handler thread finishes the task. A parsed request reaches a default
+// scheduler at once, and the instant is settled at once: what the instant's actors do after it (an
+// instance finishing, another request arriving) meets a second settle of the same instant, which
+// dispatches exactly what one settle of everything would have (the default scheduler hands each
+// idle instance, longest idle first, the head of its queue). That spares the request a hand-over to
+// an actor. A dynamic batcher must see the instant whole (an instance finishing then takes its
+// payload as it stands, before the batcher sees the instant's arrivals), and so must a scheduler
+// that a request can reach without costing the frontend anything: the frontend actor admits those
+// requests among the instant's other actors.
+void InferenceServer::frontend_task_done(const FrontendThreads::Task& task) {
+  if (task.is_request && !frontend_may_be_free_ && !queues_[task.request->record.model]->settings.dynamic_batching)
+    return admit(task.request);
+  frontend_done_.push_back(task);
+  if (!frontend_signalled_) {
+    frontend_signalled_ = true;
+    frontend_done_ready_->release();
+  }
 }
 
-void InferenceServer::queue_frontend_task(const FrontendTask& task) {
-  ++frontend_tasks_in_hand_;
-  frontend_tasks_.push_back(task);
-  frontend_ready_->release();
-}
-
-// A handler thread takes tasks in arrival order and holds itself for each task's cost.
-void InferenceServer::run_frontend_thread() {
-  while (true) {
-    frontend_ready_->acquire();
-    const FrontendTask task = frontend_tasks_.front();
-    frontend_tasks_.pop_front();
-    const RequestRecord& record = task.request->record;
-    frontend_working_.push_back(task.request);
-    sg4::this_actor::sleep_for(task.is_request ? frontend_->request_s(record.input_bytes) : frontend_->response_s(task.bytes));
-    frontend_working_.erase(std::find(frontend_working_.begin(), frontend_working_.end(), task.request));
-    --frontend_tasks_in_hand_;
-    if (task.is_request)
-      admit(task.request);
-    else
-      send_response(task.request, task.bytes);
+// Woken at most once an instant, whatever the number of tasks the threads finished then.
+void InferenceServer::run_frontend() {
+  for (;;) {
+    frontend_done_ready_->acquire();
+    frontend_signalled_ = false;
+    while (!frontend_done_.empty()) {
+      const FrontendThreads::Task task = frontend_done_.front();
+      frontend_done_.pop_front();
+      if (task.is_request)
+        admit(task.request);
+      else
+        send_response(task.request, task.bytes);
+    }
   }
 }
 
@@ -270,7 +292,7 @@ void InferenceServer::settle(ModelQueue& queue) {
   for (triton::FormedBatch& batch : queue.scheduler->take_dispatched()) {
     Instance& instance = queue.instances[queue.idle.front()];
     queue.idle.pop_front();
-    instance.assigned = std::move(batch);
+    start_batch(queue, instance, std::move(batch));
     instance.work->release();
   }
   for (const triton::QueuedRequest& timed_out : queue.scheduler->take_timed_out()) {
@@ -325,8 +347,8 @@ void InferenceServer::mark_rejected(ModelQueue& queue, InFlightRequest* request,
 }
 
 void InferenceServer::respond(InFlightRequest* request, double bytes) {
-  if (!frontend_ || frontend_instant(frontend_->response_s(bytes))) return send_response(request, bytes);
-  queue_frontend_task({request, bytes, false});
+  if (!frontend_ || frontend_->instant(frontend_->spec().response_s(bytes))) return send_response(request, bytes);
+  frontend_->submit({request, bytes, false});
 }
 
 // The answer is on its way once put: only then may a draining server's last answer wake its pod.
@@ -352,50 +374,63 @@ void InferenceServer::release_in_order(ModelQueue& queue, std::int64_t order, In
   }
 }
 
+// The instance takes its batch and starts the kernel on its device. Called by settle() in maestro,
+// where SimGrid runs calls directly: the kernel starts without the instance actor's own calls to
+// SimGrid (an Exec's set_flops_amount, set_host and start are one actor switch each), at the same
+// simulated time the actor would have started it.
+void InferenceServer::start_batch(ModelQueue& queue, Instance& instance, triton::FormedBatch batch) {
+  const double start = sg4::Engine::get_clock();
+  std::vector<InFlightRequest*>& requests = instance.batch_requests;
+  requests.clear();
+  requests.reserve(batch.requests.size());
+  for (const triton::BatchedRequest& r : batch.requests) {
+    const auto it = queue.waiting.find(r.id);
+    InFlightRequest* request = it->second;
+    queue.waiting.erase(it);
+    request->record.exec_start_s = start;
+    requests.push_back(request);
+  }
+  instance.running = requests;
+  instance.kernel_running = true;
+  instance.kernel_start_s = start;
+
+  recorder_.triton(index_, queue.model).execution_started(static_cast<int>(requests.size()));
+  if (instance.gpu >= 0) recorder_.kernel_started(index_, instance.gpu, start);
+  double kernel_units = batch.units;
+  if (queue.by_elements) {
+    kernel_units = 0;
+    for (const InFlightRequest* r : requests) kernel_units += static_cast<double>(r->elements);
+  }
+  // Exec::init + set_host: SimGrid 3.32's Host::exec_async runs on the *caller's* host instead.
+  instance.kernel = sg4::Exec::init();
+  instance.kernel->set_flops_amount(kernel_latency_s(*instance.latency, kernel_units) * kReferenceSpeed)
+      ->set_host(instance.device)
+      ->start();
+  instance.batch = std::move(batch);
+}
+
 void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
   for (;;) {
     instance.work->acquire();
-    const triton::FormedBatch batch = std::move(*instance.assigned);
-    instance.assigned.reset();
-
-    const double start = sg4::Engine::get_clock();
-    std::vector<InFlightRequest*> requests;
-    std::vector<const RequestRecord*> records;
-    requests.reserve(batch.requests.size());
-    records.reserve(batch.requests.size());
-    for (const triton::BatchedRequest& r : batch.requests) {
-      const auto it = queue.waiting.find(r.id);
-      InFlightRequest* request = it->second;
-      queue.waiting.erase(it);
-      request->record.exec_start_s = start;
-      requests.push_back(request);
-      records.push_back(&request->record);
-    }
-    instance.running = requests;
-    instance.kernel_running = true;
-
-    recorder_.triton(index_, queue.model).execution_started(static_cast<int>(requests.size()));
-    if (instance.gpu >= 0) recorder_.kernel_started(index_, instance.gpu, start);
-    // Exec::init + set_host: SimGrid 3.32's Host::exec_async runs on the *caller's* host instead.
-    double kernel_units = batch.units;
-    if (queue.by_elements) {
-      kernel_units = 0;
-      for (const InFlightRequest* r : requests) kernel_units += static_cast<double>(r->elements);
-    }
-    sg4::Exec::init()
-        ->set_flops_amount(kernel_latency_s(*instance.latency, kernel_units) * kReferenceSpeed)
-        ->set_host(instance.device)
-        ->start()
-        ->wait();
+    instance.kernel->wait();
+    instance.kernel = nullptr;
+    const triton::FormedBatch batch = std::move(*instance.batch);
+    instance.batch.reset();
+    const std::vector<InFlightRequest*> requests = std::move(instance.batch_requests);
+    instance.batch_requests.clear();
+    const double start = instance.kernel_start_s;
     const double end = sg4::Engine::get_clock();
     instance.kernel_running = false;
     if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, end);
 
     const std::int64_t batch_id = recorder_.new_batch_id();
+    std::vector<const RequestRecord*> records;
+    records.reserve(requests.size());
     for (InFlightRequest* r : requests) {
       r->record.exec_end_s = end;
       r->record.batch = batch_id;
       r->record.status = RequestStatus::Completed;
+      records.push_back(&r->record);
     }
     // No input/output copies are modelled: compute_start = exec_start and compute_end = exec_end.
     recorder_.triton(index_, queue.model).batch_executed(instance.gpu, records, batch.units, {start, start, end, end});

@@ -18,6 +18,7 @@
 
 #include "models/scenario.hpp"
 #include "models/triton/dynamic_batcher.hpp"
+#include "sim/frontend_threads.hpp"
 #include "sim/platform.hpp"
 #include "sim/recorder.hpp"
 #include "sim/request.hpp"
@@ -61,22 +62,23 @@ class InferenceServer {
   const simgrid::s4u::SemaphorePtr& refused_ready() const { return refused_ready_; }
   // The server is back, empty, with every instance idle.
   void restart();
+  // The run is over: the timers the server has set (frontend tasks, scheduler settles) do nothing.
+  void halt();
   // Answers `request` with a failure (UNAVAILABLE), from the calling actor's host.
   static void send_unavailable(InFlightRequest* request);
 
  private:
-  // Work for the frontend's handler threads, in arrival order.
-  struct FrontendTask {
-    InFlightRequest* request;
-    double bytes;     // response bytes; unused for a request
-    bool is_request;  // parse a request, or serialise a response
-  };
   struct Instance {
     int index = 0;
     int gpu = -1;  // -1: a CPU-kind instance on the server host
     simgrid::s4u::Host* device = nullptr;
     const KernelLatency* latency = nullptr;
-    std::optional<triton::FormedBatch> assigned;
+    // The batch it runs and its kernel, started by the scheduler's settle; the instance's actor
+    // waits for the kernel, then answers.
+    std::optional<triton::FormedBatch> batch;
+    std::vector<InFlightRequest*> batch_requests;
+    simgrid::s4u::ExecPtr kernel;
+    double kernel_start_s = 0;
     simgrid::s4u::SemaphorePtr work;
     std::vector<InFlightRequest*> running;  // the requests of its batch not yet answered
     bool kernel_running = false;
@@ -114,10 +116,10 @@ class InferenceServer {
   void enqueue(ModelQueue& queue, InFlightRequest* request, double now);
   void settle_at_end_of_instant(ModelQueue& queue);
   void settle(ModelQueue& queue);
-  bool frontend_instant(double cost_s) const;
-  void queue_frontend_task(const FrontendTask& task);
-  void run_frontend_thread();
+  void frontend_task_done(const FrontendThreads::Task& task);
+  void run_frontend();
   void send_response(InFlightRequest* request, double bytes);
+  void start_batch(ModelQueue& queue, Instance& instance, triton::FormedBatch batch);
   void run_instance(ModelQueue& queue, Instance& instance);
   void run_batcher(ModelQueue& queue);
   void mark_rejected(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton);
@@ -128,11 +130,14 @@ class InferenceServer {
   const ServerNode& node_;
   Recorder& recorder_;
   std::vector<std::unique_ptr<ModelQueue>> queues_;  // indexed by model; null where not served
-  std::optional<FrontendSpec> frontend_;
-  std::deque<FrontendTask> frontend_tasks_;
-  simgrid::s4u::SemaphorePtr frontend_ready_;  // counts frontend_tasks_
-  int frontend_tasks_in_hand_ = 0;              // queued or being worked on
-  std::vector<InFlightRequest*> frontend_working_;  // the requests a handler thread holds now
+  std::optional<FrontendThreads> frontend_;
+  // Tasks the frontend's threads have finished (in maestro), for the frontend actor to act on among
+  // the other actors of the instant: answers leave from an actor on the server host, and requests
+  // the scheduler must see together with the instant's other events (see frontend_task_done).
+  std::deque<FrontendThreads::Task> frontend_done_;
+  bool frontend_may_be_free_ = false;  // a request may cost the frontend nothing (per_request 0, no bytes)
+  simgrid::s4u::SemaphorePtr frontend_done_ready_;
+  bool frontend_signalled_ = false;
   bool up_ = true;
   bool accepting_ = true;
   std::int64_t in_hand_ = 0;

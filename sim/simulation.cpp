@@ -183,8 +183,9 @@ SimulationResults simulate(const Scenario& scenario) {
   if (!violation.empty())
     throw std::logic_error("sonicsim internal error: " + violation + " (" + scenario.file +
                            "); please report it with the scenario");
-  // A duration-limited run leaves actors blocked on the servers' semaphores: end them before the
-  // servers go away.
+  // A duration-limited run leaves actors blocked on the servers' semaphores and timers set: end
+  // them before the servers go away.
+  for (const auto& server : servers) server->halt();
   sg4::Actor::kill_all();
   engine.run();
   return results;

@@ -3,7 +3,9 @@
 # in tests/data/regression/sha256.txt: optimisations of the simulator may not change a single byte
 # of its results. After a deliberate change of results, regenerate the record with
 #   bash tests/identical_results.sh build/sim/sonicsim . --update
-# and say in the commit why the results changed.
+# and say in the commit why the results changed. A change that only reorders simultaneous events
+# keeps tests/canonical_results.py's record; any other change regenerates that one too
+#   python3 tests/canonical_results.py build/sim/sonicsim . --update
 set -u
 sonicsim=$1
 root=$2

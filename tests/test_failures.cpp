@@ -104,6 +104,33 @@ TEST_CASE("a failing server fails each request it holds once; fail_job ends thos
   CHECK(r.server_restarts == 0);
 }
 
+TEST_CASE("a failing server fails the requests its frontend threads hold, parsing or waiting, once each") {
+  // s0's one handler thread parses a request in 4 ms and then serialises its (costless) response,
+  // so s0 serves jobs 0 and 2 in 18 ms cycles; in the one from 496 ms, job 0's request is parsed
+  // over [496, 500] ms and job 2's, sent at 497 ms, waits for the thread. s0 dies at 498.5 ms:
+  // both fail then, once, UNAVAILABLE, without reaching the scheduler; s1 (no frontend) never fails.
+  constexpr double kFrontendFailAt = 0.4985;
+  json d = failure_farm(100, "per_job");
+  d["platform"]["servers"][0]["frontend"] = {{"threads", 1}, {"per_request", "4ms"}};
+  d["platform"]["servers"][0]["failures"] = {{"at", {"498.5ms"}}};
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  check_conservation(r);
+  std::set<int> failed_jobs;
+  for (const RequestRecord& q : r.requests) {
+    if (q.status != RequestStatus::Failed) continue;
+    CHECK(q.server == 0);
+    CHECK(q.failure == FailureCause::Unavailable);
+    CHECK(q.enqueued_s == 0);
+    CHECK(q.arrived_s == doctest::Approx(q.job == 0 ? 0.496 : 0.497).epsilon(1e-4));
+    CHECK(q.responded_s == doctest::Approx(kFrontendFailAt).epsilon(1e-9));
+    failed_jobs.insert(q.job);
+  }
+  CHECK(failed_jobs == std::set<int>{0, 2});
+  CHECK(r.requests_failed() == 2);
+  CHECK(r.requests_failed_unavailable == 2);
+  CHECK(r.jobs_failed == 2);
+}
+
 TEST_CASE("fallback completes every event on the CPU; allowed_tries retries on the same server") {
   json d = failure_farm(100, "per_job");
   ml_module(d)["on_failure"] = "fallback";

@@ -79,6 +79,21 @@ TEST_CASE("one handler thread parses simultaneous requests one after the other; 
   CHECK(s.triton[0].queue.ns == 0);
 }
 
+TEST_CASE("a frontend cost shorter than SimGrid's precision is kept exactly") {
+  // 2 us of parsing, 3 us of serialising, no per-byte cost: within SimGrid's timing precision
+  // (10 us), inside which it ends an action (a sleep) together with the current step; the handler
+  // threads' timers keep them exactly.
+  json d = test::base_scenario();
+  d["platform"]["servers"][0]["frontend"] = {{"threads", 2}, {"per_request", "2us"}, {"per_response", "3us"}};
+  d["simulation"]["outputs"] = {"requests"};
+  const auto r = test::simulate_isolated(test::parse(d));
+  REQUIRE(!r.requests.empty());
+  for (const RequestRecord& q : r.requests) {
+    CHECK(q.enqueued_s - q.arrived_s == doctest::Approx(2e-6).epsilon(1e-3));
+    CHECK(q.responded_s - q.exec_end_s == doctest::Approx(3e-6).epsilon(1e-3));
+  }
+}
+
 TEST_CASE("frontend settings are checked: threads at least 1, units explicit") {
   json d = with_frontend(test::base_scenario(), 0);
   CHECK_THROWS_WITH_AS(test::parse(d), doctest::Contains("/platform/servers/0/frontend/threads"), InputError);
