@@ -149,7 +149,8 @@ std::int64_t simulated_actors(const Scenario& s) {
   if (s.scraped()) actors += 1;        // Prometheus
   if (s.autoscaled_group()) actors += 1;  // KEDA and the HPA
   for (const ServerGroup& group : s.platform.servers) {
-    std::int64_t per_server = (group.frontend ? group.frontend->threads : 0) + (group.failures || group.autoscaling ? 1 : 0);
+    // The frontend's handler threads are timers; one actor hands on what they finish.
+    std::int64_t per_server = (group.frontend ? 1 : 0) + (group.failures || group.autoscaling ? 1 : 0);
     for (const std::string& name : group.models)
       per_server += 1 + active_instances(s.models[static_cast<std::size_t>(s.model_index(name))], group);
     // An autoscaled server keeps an exited pod's idle threads until its next pod starts: twice as many.
@@ -167,8 +168,8 @@ void check_scenario_size(const JsonNode& root, const Scenario& s) {
   const std::int64_t actors = simulated_actors(s);
   if (actors > limits::kMaxActors)
     root.at(s.perf_analyzer ? "perf_analyzer" : "workload")
-        .fail("the run needs " + count_text(actors) + " simulated actors (jobs or clients, and per server its frontend "
-              "threads, instances and batchers), more than the " + count_text(limits::kMaxActors) + " sonicsim runs");
+        .fail("the run needs " + count_text(actors) + " simulated actors (jobs or clients, and per server its frontend, "
+              "instances and batchers), more than the " + count_text(limits::kMaxActors) + " sonicsim runs");
 }
 
 }  // namespace sonicsim
