@@ -28,10 +28,9 @@ class FrontendThreads {
   // `done` is called in maestro, at the date the task ends.
   FrontendThreads(const FrontendSpec& spec, std::function<void(const Task&)> done);
 
-  const FrontendSpec& spec() const { return spec_; }
   // A task that costs nothing, arriving while a thread is free, is done the moment it arrives: a
   // thread would take it at once and hold itself for no time.
-  bool instant(double cost_s) const { return cost_s <= 0 && busy_ < spec_.threads; }
+  bool instant(const Task& task) const { return cost_s(task) <= 0 && busy_ < spec_.threads; }
   // A thread takes the task now if one is free; otherwise it waits its turn.
   void submit(const Task& task);
   // The server process died: every task, waiting or in work, is dropped (their requests returned,

@@ -117,10 +117,8 @@ void InferenceServer::reset_queue(ModelQueue& queue) {
   queue.held.clear();
   for (Instance& instance : queue.instances) {
     instance.batch.reset();
-    instance.batch_requests.clear();
     instance.kernel = nullptr;
     instance.running.clear();
-    instance.kernel_running = false;
   }
 }
 
@@ -147,9 +145,10 @@ std::int64_t InferenceServer::fail() {
     lost.insert(lost.end(), queue->rejected.begin(), queue->rejected.end());
     for (const auto& [order, held] : queue->held) lost.push_back(held.first);
     for (Instance& instance : queue->instances) {
-      // A kernel whose actor had not yet waited for it survived the kill.
-      if (instance.kernel) instance.kernel->cancel();
-      if (instance.kernel_running && instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, now);
+      if (instance.kernel) {
+        instance.kernel->cancel();  // a kernel whose actor had not yet waited for it survived the kill
+        if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, now);
+      }
       lost.insert(lost.end(), instance.running.begin(), instance.running.end());
     }
     reset_queue(*queue);
@@ -195,7 +194,7 @@ void InferenceServer::receive(InFlightRequest* request) {
     return;
   }
   ++in_hand_;
-  if (!frontend_ || frontend_->instant(frontend_->spec().request_s(request->record.input_bytes))) return admit(request);
+  if (!frontend_ || frontend_->instant({request, 0, true})) return admit(request);
   frontend_->submit({request, 0, true});
 }
 
@@ -347,7 +346,7 @@ void InferenceServer::mark_rejected(ModelQueue& queue, InFlightRequest* request,
 }
 
 void InferenceServer::respond(InFlightRequest* request, double bytes) {
-  if (!frontend_ || frontend_->instant(frontend_->spec().response_s(bytes))) return send_response(request, bytes);
+  if (!frontend_ || frontend_->instant({request, bytes, false})) return send_response(request, bytes);
   frontend_->submit({request, bytes, false});
 }
 
@@ -380,7 +379,7 @@ void InferenceServer::release_in_order(ModelQueue& queue, std::int64_t order, In
 // simulated time the actor would have started it.
 void InferenceServer::start_batch(ModelQueue& queue, Instance& instance, triton::FormedBatch batch) {
   const double start = sg4::Engine::get_clock();
-  std::vector<InFlightRequest*>& requests = instance.batch_requests;
+  std::vector<InFlightRequest*>& requests = instance.running;
   requests.clear();
   requests.reserve(batch.requests.size());
   for (const triton::BatchedRequest& r : batch.requests) {
@@ -390,9 +389,6 @@ void InferenceServer::start_batch(ModelQueue& queue, Instance& instance, triton:
     request->record.exec_start_s = start;
     requests.push_back(request);
   }
-  instance.running = requests;
-  instance.kernel_running = true;
-  instance.kernel_start_s = start;
 
   recorder_.triton(index_, queue.model).execution_started(static_cast<int>(requests.size()));
   if (instance.gpu >= 0) recorder_.kernel_started(index_, instance.gpu, start);
@@ -413,15 +409,13 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
   for (;;) {
     instance.work->acquire();
     instance.kernel->wait();
+    const double start = instance.kernel->get_start_time();
+    const double end = sg4::Engine::get_clock();
     instance.kernel = nullptr;
+    if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, end);
     const triton::FormedBatch batch = std::move(*instance.batch);
     instance.batch.reset();
-    const std::vector<InFlightRequest*> requests = std::move(instance.batch_requests);
-    instance.batch_requests.clear();
-    const double start = instance.kernel_start_s;
-    const double end = sg4::Engine::get_clock();
-    instance.kernel_running = false;
-    if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, end);
+    const std::vector<InFlightRequest*> requests = instance.running;
 
     const std::int64_t batch_id = recorder_.new_batch_id();
     std::vector<const RequestRecord*> records;

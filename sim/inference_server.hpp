@@ -73,15 +73,12 @@ class InferenceServer {
     int gpu = -1;  // -1: a CPU-kind instance on the server host
     simgrid::s4u::Host* device = nullptr;
     const KernelLatency* latency = nullptr;
-    // The batch it runs and its kernel, started by the scheduler's settle; the instance's actor
-    // waits for the kernel, then answers.
+    // The batch it runs and its kernel (null when none runs), started by the scheduler's settle;
+    // the instance's actor waits for the kernel, then answers.
     std::optional<triton::FormedBatch> batch;
-    std::vector<InFlightRequest*> batch_requests;
     simgrid::s4u::ExecPtr kernel;
-    double kernel_start_s = 0;
     simgrid::s4u::SemaphorePtr work;
     std::vector<InFlightRequest*> running;  // the requests of its batch not yet answered
-    bool kernel_running = false;
   };
   struct ModelQueue {
     int model = -1;
