@@ -10,8 +10,17 @@ namespace sonicsim {
 
 namespace {
 
-bool has_space(const std::string& text) {
-  return std::any_of(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c) || c < 0x20; });
+// A partition or account name: one word that sbatch cannot take for an option.
+void check_name(const char* option, const char* what, const std::optional<std::string>& name) {
+  if (!name) return;
+  const bool spaced = std::any_of(name->begin(), name->end(), [](unsigned char c) { return std::isspace(c) || c < 0x20; });
+  if (name->empty() || spaced || name->front() == '-')
+    throw std::invalid_argument(std::string(option) + " expects " + what + " (one word, not starting with -), got \"" +
+                                *name + "\"");
+}
+
+void check_count(const char* option, const char* what, const std::optional<int>& count) {
+  if (count && *count < 1) throw std::invalid_argument(std::string(option) + " expects at least 1 " + what);
 }
 
 }  // namespace
@@ -20,16 +29,13 @@ void check_slurm_options(const SlurmArrayOptions& options) {
   // sbatch(1), --time: "minutes", "minutes:seconds", "hours:minutes:seconds", "days-hours",
   // "days-hours:minutes" and "days-hours:minutes:seconds"; "UNLIMITED" or "INFINITE" for none.
   static const std::regex time_format(R"(\d+(:\d+){0,2}|\d+-\d+(:\d+){0,2}|UNLIMITED|INFINITE)");
-  if (!options.time_limit.empty() && !std::regex_match(options.time_limit, time_format))
+  if (options.time_limit && !std::regex_match(*options.time_limit, time_format))
     throw std::invalid_argument("--time expects a Slurm time limit (MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, "
-                                "DAYS-HOURS[:MINUTES[:SECONDS]]), got \"" + options.time_limit + "\"");
-  if (has_space(options.partition))
-    throw std::invalid_argument("--partition expects a partition name without spaces, got \"" + options.partition + "\"");
-  if (has_space(options.account))
-    throw std::invalid_argument("--account expects an account name without spaces, got \"" + options.account + "\"");
-  if (options.array_parallelism < 0)
-    throw std::invalid_argument("--array-parallelism expects at least 1 task at once");
-  if (options.points_per_task < 0) throw std::invalid_argument("--points-per-task expects at least 1 point");
+                                "DAYS-HOURS[:MINUTES[:SECONDS]]), got \"" + *options.time_limit + "\"");
+  check_name("--partition", "a partition name", options.partition);
+  check_name("--account", "an account name", options.account);
+  check_count("--array-parallelism", "task at once", options.array_parallelism);
+  check_count("--points-per-task", "point per task", options.points_per_task);
   for (const std::string& option : options.extra)
     if (option.rfind("-", 0) != 0)
       throw std::invalid_argument("--sbatch-option expects an sbatch option such as --qos=short, got \"" + option + "\"");
@@ -50,14 +56,14 @@ std::vector<std::string> sbatch_arguments(const SlurmArrayOptions& options, int 
                                           const std::string& log_dir, const std::string& working_dir,
                                           const std::string& script) {
   std::string array = "--array=0-" + std::to_string(tasks - 1);
-  if (options.array_parallelism > 0) array.append(1, '%').append(std::to_string(options.array_parallelism));
+  if (options.array_parallelism) array.append(1, '%').append(std::to_string(*options.array_parallelism));
   std::vector<std::string> arguments{"--parsable"};
   if (wait) arguments.push_back("--wait");
   arguments.insert(arguments.end(), {array, "--job-name=sonicsim-sweep", "--output=" + log_dir + "/%A_%a.out",
                                      "--chdir=" + working_dir});
-  if (!options.partition.empty()) arguments.push_back("--partition=" + options.partition);
-  if (!options.time_limit.empty()) arguments.push_back("--time=" + options.time_limit);
-  if (!options.account.empty()) arguments.push_back("--account=" + options.account);
+  if (options.partition) arguments.push_back("--partition=" + *options.partition);
+  if (options.time_limit) arguments.push_back("--time=" + *options.time_limit);
+  if (options.account) arguments.push_back("--account=" + *options.account);
   arguments.insert(arguments.end(), options.extra.begin(), options.extra.end());
   arguments.push_back(script);
   return arguments;

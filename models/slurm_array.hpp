@@ -1,6 +1,7 @@
 #pragma once
 // How `sonicsim sweep --executor slurm` hands its points to Slurm: one job array (sbatch --array),
 // each array task running a few of the pending points. Pure text: the CLI runs sbatch with these.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,18 +10,19 @@ namespace sonicsim {
 // Slurm's default MaxArraySize is 1001 (task ids 0 to 1000; slurm.conf(5), MaxArraySize).
 inline constexpr int kMaxArrayTasks = 1000;
 
+// Each option as the user gave it; unset: Slurm's (or the site's) default.
 struct SlurmArrayOptions {
-  std::string partition;                  // sbatch --partition; empty: the cluster's default
-  std::string time_limit;                 // sbatch --time, per array task; empty: the partition's
-  std::string account;                    // sbatch --account
-  int array_parallelism = 0;              // tasks running at once (--array=0-N%P); 0: no limit
-  int points_per_task = 0;                // 0: as few as keep the array within kMaxArrayTasks
+  std::optional<std::string> partition;   // sbatch --partition
+  std::optional<std::string> time_limit;  // sbatch --time, per array task
+  std::optional<std::string> account;     // sbatch --account
+  std::optional<int> array_parallelism;   // tasks running at once (--array=0-N%P)
+  std::optional<int> points_per_task;     // unset: as few as keep the array within kMaxArrayTasks
   std::vector<std::string> extra;         // further sbatch options, passed as given
 };
 
 // Checks what Slurm would refuse later, or take to mean something else, as one message naming the
-// option: a --time in one of sbatch's formats, names without spaces, counts of at least 1.
-// Throws std::invalid_argument.
+// option: a --time in one of sbatch's formats, names that are one word not starting with '-', counts
+// of at least 1. Throws std::invalid_argument.
 void check_slurm_options(const SlurmArrayOptions& options);
 
 // The pending points in consecutive groups of `points_per_task` (0: the fewest per task that keep

@@ -327,6 +327,14 @@ expect_error("sweep on slurm --time 2h", sweep_flags + ["--executor", "slurm", "
              "--time expects a Slurm time limit")
 expect_error("sweep on slurm --points-per-task 0", sweep_flags + ["--executor", "slurm", "--points-per-task", "0"],
              "--points-per-task expects at least 1")
+expect_error("sweep on slurm --partition empty", sweep_flags + ["--executor", "slurm", "--partition", ""],
+             "--partition expects a partition name (one word, not starting with -), got \"\"")
+expect_error("sweep on slurm --partition swallowing an option", sweep_flags + ["--executor", "slurm", "--partition", "--no-wait"],
+             "--partition expects a partition name")
+expect_error("sweep on slurm --account -x", sweep_flags + ["--executor", "slurm", "--account", "-x"], "--account expects")
+expect_error("sweep on slurm --time empty", sweep_flags + ["--executor", "slurm", "--time", ""], "--time expects a Slurm time limit")
+expect_error("sweep on slurm --array-parallelism 0", sweep_flags + ["--executor", "slurm", "--array-parallelism", "0"],
+             "--array-parallelism expects at least 1")
 os.makedirs(os.path.join(WORK, "bad-sweep"), exist_ok=True)
 expect_error("sweep --collect of no sweep", ["sweep", "--collect", os.path.join(WORK, "bad-sweep")],
              "holds no sweep (no sweep.json)")

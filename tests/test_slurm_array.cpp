@@ -52,6 +52,15 @@ TEST_CASE("options Slurm would refuse or misread are one message naming the opti
   SlurmArrayOptions spaced;
   spaced.partition = "gpu cpu";
   CHECK_THROWS_WITH_AS(check_slurm_options(spaced), doctest::Contains("--partition"), std::invalid_argument);
+  for (const char* name : {"", "--no-wait", "-p"}) {
+    SlurmArrayOptions options;
+    options.account = name;
+    CHECK_THROWS_WITH_AS(check_slurm_options(options), doctest::Contains("--account expects an account name"),
+                         std::invalid_argument);
+  }
+  SlurmArrayOptions none_at_once;
+  none_at_once.array_parallelism = 0;
+  CHECK_THROWS_WITH_AS(check_slurm_options(none_at_once), doctest::Contains("--array-parallelism"), std::invalid_argument);
   SlurmArrayOptions bare;
   bare.extra = {"qos=short"};
   CHECK_THROWS_WITH_AS(check_slurm_options(bare), doctest::Contains("--sbatch-option"), std::invalid_argument);

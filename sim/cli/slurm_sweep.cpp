@@ -121,7 +121,7 @@ long long submit_to_slurm(const SweepDirectory& sweep, const std::vector<int>& p
                           bool wait, bool show_progress) {
   const fs::path dir = fs::absolute(sweep.path());
   fs::create_directories(slurm_dir(dir));
-  Submission submission{std::nullopt, array_tasks(pending, options.points_per_task)};
+  Submission submission{std::nullopt, array_tasks(pending, options.points_per_task.value_or(0))};
   write_atomically(submission_file(dir), to_json(submission).dump() + "\n");
   const fs::path script = slurm_dir(dir) / "task.sh";
   write_atomically(script, array_task_script(fs::read_symlink("/proc/self/exe").string(), dir.string()));

@@ -61,6 +61,12 @@ void refuse_while_slurm_runs(const fs::path& dir) {
                              std::to_string(*job) + ", then rerun to resume");
 }
 
+// The option's value if the command line gives it, even empty or out of range: the checks see it.
+template <class T>
+void given(const po::variables_map& vm, const char* option, std::optional<T>& into) {
+  if (vm.count(option)) into = vm[option].as<T>();
+}
+
 }  // namespace
 
 int sweep_command(const std::vector<std::string>& args) {
@@ -86,12 +92,12 @@ int sweep_command(const std::vector<std::string>& args) {
                                        "number of cores)")
       ("executor", po::value(&executor), "local (default): processes on this machine; slurm: one Slurm job array "
                                          "(sbatch), the points in DIR/points/ as locally")
-      ("partition", po::value(&slurm.partition), "slurm: the partition (sbatch --partition)")
-      ("time", po::value(&slurm.time_limit), "slurm: time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
-      ("account", po::value(&slurm.account), "slurm: the account charged (sbatch --account)")
-      ("array-parallelism", po::value(&slurm.array_parallelism),
+      ("partition", po::value<std::string>(), "slurm: the partition (sbatch --partition)")
+      ("time", po::value<std::string>(), "slurm: time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
+      ("account", po::value<std::string>(), "slurm: the account charged (sbatch --account)")
+      ("array-parallelism", po::value<int>(),
        "slurm: array tasks running at once (sbatch --array=...%N; default: as Slurm allows)")
-      ("points-per-task", po::value(&slurm.points_per_task),
+      ("points-per-task", po::value<int>(),
        "slurm: points each array task runs, one after the other (default: 1, more beyond 1000 points)")
       ("sbatch-option", po::value(&slurm.extra)->composing(),
        "slurm: a further sbatch option, e.g. --sbatch-option=--qos=short (repeatable)")
@@ -125,10 +131,11 @@ int sweep_command(const std::vector<std::string>& args) {
   } else if (vm.count("jobs")) {
     throw po::error("--jobs is for the local executor; with slurm, --array-parallelism limits the tasks at once");
   }
-  if (slurm.array_parallelism < 0 || (vm.count("array-parallelism") && slurm.array_parallelism < 1))
-    throw po::error("--array-parallelism expects at least 1 task at once");
-  if (vm.count("points-per-task") && slurm.points_per_task < 1)
-    throw po::error("--points-per-task expects at least 1 point per task");
+  given(vm, "partition", slurm.partition);
+  given(vm, "time", slurm.time_limit);
+  given(vm, "account", slurm.account);
+  given(vm, "array-parallelism", slurm.array_parallelism);
+  given(vm, "points-per-task", slurm.points_per_task);
   check_slurm_options(slurm);
 
   std::vector<SweepAxis> axes;
