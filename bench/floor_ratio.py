@@ -2,9 +2,9 @@
 """sonicsim against the SimGrid floor, side by side, on the ProtoDUNE-like farm of issue 18: the bundled
 ProtoDUNE 2021 scenario grown to 1,000 jobs on 10 T4 GPUs, 300 simulated seconds. Runs `sonicsim run`
 and `simgrid_floor` alternately --repeat times, each in its own process, and prints the requests each
-simulates per second of the process's wall and CPU time (start-up and outputs included): medians, the
-fastest run, and sonicsim's rate over the floor's. On a shared virtual machine single runs vary by up
-to a third; the fastest of several runs is the least disturbed.
+simulates per second of the process's wall time (start-up and outputs included; both are
+single-threaded): medians, the fastest run, and sonicsim's rate over the floor's. On a shared virtual
+machine single runs vary by up to a third; the fastest of several runs is the least disturbed.
 
 With --count, both also run once under valgrind's callgrind, and the table gives per simulated request
 what SimGrid did: actor context switches, simcalls, activities started (transfers, executions, sleeps,
@@ -17,7 +17,6 @@ import collections
 import json
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -41,27 +40,17 @@ COUNTED = [
 ]
 
 
-def timed(command):
-    """Wall and CPU (user + system) seconds of the command, and its standard output."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def floor_run(floor, scenario):
+    """Wall seconds of one simgrid_floor process and the requests it simulated."""
     start = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if result.returncode != 0:
-        sys.exit(f"floor_ratio.py: {command[0]} failed: {result.stderr.strip()}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, result.stdout
+    stdout = subprocess.run([floor, scenario], check=True, capture_output=True, text=True).stdout
+    return time.perf_counter() - start, int(stdout.split()[1])
 
 
 def sonicsim_run(sonicsim, scenario, out):
-    wall, cpu, _ = timed([sonicsim, "run", scenario, "--quiet", "--output", out])
-    return wall, cpu, json.load(open(os.path.join(out, "summary.json")))["requests"]["sent"]
-
-
-def floor_run(floor, scenario):
-    wall, cpu, stdout = timed([floor, scenario])
-    return wall, cpu, int(stdout.split()[1])
+    """Wall seconds of one `sonicsim run` process and the requests it simulated."""
+    wall, _, requests, _ = bench.run_once(sonicsim, scenario, out)
+    return wall, requests
 
 
 def callgrind_counts(command, work, name):
@@ -104,29 +93,25 @@ def main():
         out = os.path.join(work, "out")
         print(f"ProtoDUNE-like farm: {JOBS:,} jobs, {GPUS} T4 GPUs, {DURATION_S} simulated s; "
               f"{args.repeat} runs each, alternating\n")
-        print("| run | sonicsim requests | wall (s) | CPU (s) | floor requests | wall (s) | CPU (s) |")
-        print("|---|---|---|---|---|---|---|")
+        print("| run | sonicsim requests | wall (s) | floor requests | wall (s) |")
+        print("|---|---|---|---|---|")
         runs = {"sonicsim": [], "floor": []}
         for k in range(args.repeat):
             runs["sonicsim"].append(sonicsim_run(args.sonicsim, scenario, out))
             runs["floor"].append(floor_run(args.floor, scenario))
-            (wall, cpu, requests), (floor_wall, floor_cpu, floor_requests) = runs["sonicsim"][-1], runs["floor"][-1]
-            print(f"| {k + 1} | {requests:,} | {wall:.3f} | {cpu:.3f} | {floor_requests:,} | {floor_wall:.3f} | "
-                  f"{floor_cpu:.3f} |", flush=True)
-        print("\n| requests / second | sonicsim | floor | ratio |")
+            (wall, requests), (floor_wall, floor_requests) = runs["sonicsim"][-1], runs["floor"][-1]
+            print(f"| {k + 1} | {requests:,} | {wall:.3f} | {floor_requests:,} | {floor_wall:.3f} |", flush=True)
+        print("\n| requests / wall second | sonicsim | floor | ratio |")
         print("|---|---|---|---|")
-        for label, column, pick in [("median wall", 0, statistics.median), ("median CPU", 1, statistics.median),
-                                    ("fastest wall", 0, min), ("fastest CPU", 1, min)]:
-            rate = {name: r[0][2] / pick(run[column] for run in r) for name, r in runs.items()}
+        for label, pick in [("median", statistics.median), ("fastest", min)]:
+            rate = {name: r[0][1] / pick(wall for wall, _ in r) for name, r in runs.items()}
             print(f"| {label} | {rate['sonicsim']:,.0f} | {rate['floor']:,.0f} | {rate['sonicsim'] / rate['floor']:.2f} |")
-        floor_requests = runs["floor"][0][2]
 
         if args.count:
             counts = {"sonicsim": callgrind_counts([args.sonicsim, "run", scenario, "--quiet", "--output", out], work,
                                                    "sonicsim"),
                       "floor": callgrind_counts([args.floor, scenario], work, "floor")}
-            requests = {"sonicsim": json.load(open(os.path.join(out, "summary.json")))["requests"]["sent"],
-                        "floor": floor_requests}
+            requests = {name: r[0][1] for name, r in runs.items()}
             print("\nSimGrid's work per simulated request (callgrind call counts / requests)\n")
             print("| | sonicsim | floor |")
             print("|---|---|---|")
