@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "models/text_format.hpp"
+
 namespace sonicsim::cli {
 
 ProgressLine::ProgressLine(std::string what, int total, int already_done, bool show)
@@ -16,12 +18,8 @@ void ProgressLine::update(int done, int running, int failed) {
   const int filled = total_ > 0 ? width * std::clamp(done, 0, total_) / total_ : width;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const int ran = done - already_done_;
-  std::string left = "time left unknown";
-  if (ran > 0) {
-    char text[64];
-    std::snprintf(text, sizeof text, "about %.0f s left", elapsed / ran * std::max(0, total_ - done));
-    left = text;
-  }
+  const std::string left =
+      ran > 0 ? printf_string("about %.0f s left", elapsed / ran * std::max(0, total_ - done)) : "time left unknown";
   std::fprintf(stderr, "\r[%s%s] %d/%d %s done, %d running, %d failed, %.0f s elapsed, %s ",
                std::string(static_cast<std::size_t>(filled), '#').c_str(),
                std::string(static_cast<std::size_t>(width - filled), '.').c_str(), done, total_, what_.c_str(), running,
