@@ -92,7 +92,7 @@ void InferenceServer::start() {
     ModelQueue* q = queue.get();
     for (Instance& instance : queue->instances) {
       instance.work = sg4::Semaphore::create(0);
-      queue->idle.push_back(instance.index);
+      queue->idle.emplace(now, instance.index);
       queue->scheduler->instance_idle(now);
       Instance* inst = &instance;
       spawn("/instance", [this, q, inst]() { run_instance(*q, *inst); });
@@ -289,8 +289,8 @@ void InferenceServer::settle(ModelQueue& queue) {
   queue.arriving.clear();
   queue.scheduler->decide(now);
   for (triton::FormedBatch& batch : queue.scheduler->take_dispatched()) {
-    Instance& instance = queue.instances[queue.idle.front()];
-    queue.idle.pop_front();
+    Instance& instance = queue.instances[queue.idle.begin()->second];
+    queue.idle.erase(queue.idle.begin());
     start_batch(queue, instance, std::move(batch));
     instance.work->release();
   }
@@ -436,7 +436,7 @@ void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
     }
     recorder_.batch_executed({batch_id, index_, queue.model, instance.index, instance.gpu,
                               static_cast<int>(requests.size()), batch.units, start, end});
-    queue.idle.push_back(instance.index);
+    queue.idle.emplace(end, instance.index);
     queue.scheduler->instance_idle(end);
     settle_at_end_of_instant(queue);
   }

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -87,10 +88,10 @@ class InferenceServer {
     triton::SchedulerSettings settings;
     std::unique_ptr<triton::DynamicBatcher> scheduler;
     std::vector<Instance> instances;
-    // Idle instances, longest idle first. Triton hands a batch to an arbitrary idle backend thread;
-    // we give it to the one idle the longest (what a FIFO wake-up of waiting threads does), ties to
-    // the lowest index.
-    std::deque<int> idle;
+    // Idle instances by the date they went idle, and index. Triton hands a batch to an arbitrary idle
+    // backend thread; we give it to the one idle the longest (what a FIFO wake-up of waiting threads
+    // does), ties to the lowest index, whatever order SimGrid ran the instant's actors in.
+    std::set<std::pair<double, int>> idle;
     std::unordered_map<std::int64_t, InFlightRequest*> waiting;
     // Requests that reached the scheduler during the current instant, not yet enqueued.
     std::vector<InFlightRequest*> arriving;

@@ -189,6 +189,27 @@ TEST_CASE("instances on different GPUs run concurrently at full speed") {
   for (const GpuRecord& g : r.gpus) CHECK(g.busy_s == doctest::Approx(tau(100)).epsilon(kTimeEpsilon));
 }
 
+TEST_CASE("instances that go idle at one instant take the next batch lowest index first") {
+  // Three jobs in lock step on two GPUs, one instance each, default scheduler: each round, two
+  // requests start at once on instances 0 and 1 and end together; the third, queued, then goes to
+  // the lowest index (instance 0), whatever order SimGrid ran the two instances' actors in.
+  json d = one_request_per_job(3);
+  d["workload"]["events_per_job"] = 4;
+  d["platform"]["servers"][0]["gpus_per_server"] = 2;
+  d["simulation"]["outputs"] = {"batches"};
+  const auto r = test::simulate_isolated(test::parse(d));
+  REQUIRE(r.batches.size() == 12);
+  std::map<double, std::vector<int>> by_start;
+  for (const BatchRecord& b : r.batches) by_start[b.start_s].push_back(b.instance);
+  int queued = 0;
+  for (const auto& [start, instances] : by_start) {
+    if (instances.size() != 1) continue;  // the round's first two, one on each instance
+    CHECK(instances[0] == 0);
+    ++queued;
+  }
+  CHECK(queued == 4);
+}
+
 TEST_CASE("same scenario and seed give identical results; another seed does not") {
   json d = fast_platform(test::base_scenario(), 3);
   d["workload"]["events_per_job"] = 4;
