@@ -69,6 +69,15 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
     queue->settings.shape_checked = spec.layout == TensorLayout::Padded;
     queues_[m] = std::move(queue);
   }
+  // A device shares its time among the kernels running on it once they outnumber its cores.
+  std::unordered_map<const sg4::Host*, int> instances_on;
+  for (const auto& queue : queues_)
+    if (queue)
+      for (const Instance& instance : queue->instances) ++instances_on[instance.device];
+  for (const auto& queue : queues_)
+    if (queue)
+      for (Instance& instance : queue->instances)
+        instance.shares_device = instances_on[instance.device] > instance.device->get_core_count();
 }
 
 void InferenceServer::start() {
@@ -145,14 +154,15 @@ std::int64_t InferenceServer::fail() {
     lost.insert(lost.end(), queue->rejected.begin(), queue->rejected.end());
     for (const auto& [order, held] : queue->held) lost.push_back(held.first);
     for (Instance& instance : queue->instances) {
-      if (instance.kernel) {
-        instance.kernel->cancel();  // a kernel whose actor had not yet waited for it survived the kill
+      if (instance.batch) {  // its kernel runs, or has just ended and the actor has not yet answered
+        if (instance.kernel) instance.kernel->cancel();  // one its actor had not yet waited for survived the kill
         if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, now);
       }
       lost.insert(lost.end(), instance.running.begin(), instance.running.end());
     }
     reset_queue(*queue);
   }
+  kernel_ends_.clear();
   // Request ids order the answers: the same run gives the same outputs.
   std::sort(lost.begin(), lost.end(),
             [](const InFlightRequest* a, const InFlightRequest* b) { return a->record.id < b->record.id; });
@@ -292,7 +302,6 @@ void InferenceServer::settle(ModelQueue& queue) {
     Instance& instance = queue.instances[queue.idle.begin()->second];
     queue.idle.erase(queue.idle.begin());
     start_batch(queue, instance, std::move(batch));
-    instance.work->release();
   }
   for (const triton::QueuedRequest& timed_out : queue.scheduler->take_timed_out()) {
     const auto it = queue.waiting.find(timed_out.id);
@@ -376,7 +385,10 @@ void InferenceServer::release_in_order(ModelQueue& queue, std::int64_t order, In
 // The instance takes its batch and starts the kernel on its device. Called by settle() in maestro,
 // where SimGrid runs calls directly: the kernel starts without the instance actor's own calls to
 // SimGrid (an Exec's set_flops_amount, set_host and start are one actor switch each), at the same
-// simulated time the actor would have started it.
+// simulated time the actor would have started it. A kernel alone on its device ends at the date a
+// SimGrid execution would (its flops over the device's speed), on a timer: the instance's actor is
+// woken once, at that date, instead of at the start and again at the end, and SimGrid's sharing
+// model is spared an activity whose share cannot change.
 void InferenceServer::start_batch(ModelQueue& queue, Instance& instance, triton::FormedBatch batch) {
   const double start = sg4::Engine::get_clock();
   std::vector<InFlightRequest*>& requests = instance.running;
@@ -397,19 +409,35 @@ void InferenceServer::start_batch(ModelQueue& queue, Instance& instance, triton:
     kernel_units = 0;
     for (const InFlightRequest* r : requests) kernel_units += static_cast<double>(r->elements);
   }
-  // Exec::init + set_host: SimGrid 3.32's Host::exec_async runs on the *caller's* host instead.
-  instance.kernel = sg4::Exec::init();
-  instance.kernel->set_flops_amount(kernel_latency_s(*instance.latency, kernel_units) * kReferenceSpeed)
-      ->set_host(instance.device)
-      ->start();
   instance.batch = std::move(batch);
+  const double flops = kernel_latency_s(*instance.latency, kernel_units) * kReferenceSpeed;
+  if (instance.shares_device) {
+    // Exec::init + set_host: SimGrid 3.32's Host::exec_async runs on the *caller's* host instead.
+    instance.kernel = sg4::Exec::init();
+    instance.kernel->set_flops_amount(flops)->set_host(instance.device)->start();
+    instance.work->release();
+    return;
+  }
+  const double end = start + flops / instance.device->get_speed();
+  auto [ending, first] = kernel_ends_.try_emplace(end);
+  ending->second.push_back(&instance);
+  if (first)
+    simgrid::kernel::timer::Timer::set(end, [this, end, generation = generation_] {
+      if (generation == generation_) end_kernels(end);  // else set before the server failed
+    });
+}
+
+// In maestro: the instances whose kernels end now answer, in the order the kernels started.
+void InferenceServer::end_kernels(double date) {
+  const auto ending = kernel_ends_.extract(date);
+  for (Instance* instance : ending.mapped()) instance->work->release();
 }
 
 void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {
   for (;;) {
     instance.work->acquire();
-    instance.kernel->wait();
-    const double start = instance.kernel->get_start_time();
+    if (instance.kernel) instance.kernel->wait();
+    const double start = instance.running.front()->record.exec_start_s;
     const double end = sg4::Engine::get_clock();
     instance.kernel = nullptr;
     if (instance.gpu >= 0) recorder_.kernel_finished(index_, instance.gpu, end);

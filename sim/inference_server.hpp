@@ -4,7 +4,9 @@
 // each executes one batch at a time on its device. Several instances on one GPU time-share it:
 // SimGrid shares the GPU host's single core equally among the kernels running on it, so two
 // concurrent kernels each take twice as long. CPU-kind instances run on the server host, one core
-// each.
+// each. An instance that has its device to itself (the only instance on its GPU, or a CPU instance
+// on its own core) always runs at full speed: its kernel's end is known when it starts, and a
+// SimGrid kernel timer ends it instead of a SimGrid execution.
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -74,8 +76,10 @@ class InferenceServer {
     int gpu = -1;  // -1: a CPU-kind instance on the server host
     simgrid::s4u::Host* device = nullptr;
     const KernelLatency* latency = nullptr;
-    // The batch it runs and its kernel (null when none runs), started by the scheduler's settle;
-    // the instance's actor waits for the kernel, then answers.
+    bool shares_device = false;  // other instances may run kernels on its device at the same time
+    // The batch it runs, from the scheduler's settle to the answers, and its kernel: an execution on
+    // a shared device, which the instance's actor waits for (null otherwise); alone on its device,
+    // the actor is woken at the kernel's end (kernel_ends_).
     std::optional<triton::FormedBatch> batch;
     simgrid::s4u::ExecPtr kernel;
     simgrid::s4u::SemaphorePtr work;
@@ -118,6 +122,7 @@ class InferenceServer {
   void run_frontend();
   void send_response(InFlightRequest* request, double bytes);
   void start_batch(ModelQueue& queue, Instance& instance, triton::FormedBatch batch);
+  void end_kernels(double date);
   void run_instance(ModelQueue& queue, Instance& instance);
   void run_batcher(ModelQueue& queue);
   void mark_rejected(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton);
@@ -133,6 +138,9 @@ class InferenceServer {
   // the other actors of the instant: answers leave from an actor on the server host, and requests
   // the scheduler must see together with the instant's other events (see frontend_task_done).
   std::deque<FrontendThreads::Task> frontend_done_;
+  // Kernels of instances alone on their device, by the date they end: those of one date end
+  // together under one timer, in the order they started.
+  std::map<double, std::vector<Instance*>> kernel_ends_;
   bool frontend_may_be_free_ = false;  // a request may cost the frontend nothing (per_request 0, no bytes)
   simgrid::s4u::SemaphorePtr frontend_done_ready_;
   bool frontend_signalled_ = false;

@@ -232,6 +232,25 @@ TEST_CASE("a repaired server takes requests again") {
   CHECK(count_requests(r, RequestStatus::Completed, 0) > 2 * kEventsBefore);
 }
 
+TEST_CASE("a kernel cut short by a failure ends nothing of the restarted server's") {
+  // s0 is repaired 0.1 ms after T, before job 0's killed kernel would have ended (at 506 ms). Job 2
+  // sends to the new process at 506 ms, exactly then: its kernel must last its full 1 ms, not end
+  // on the dead kernel's date.
+  json d = failure_farm(60, "per_job");
+  d["platform"]["servers"][0]["failures"]["repair"] = "0.1ms";
+  ml_module(d)["on_failure"] = "fallback";
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  check_conservation(r);
+  CHECK(r.server_restarts == 1);
+  std::int64_t after_restart = 0;
+  for (const RequestRecord& q : r.requests) {
+    if (q.status != RequestStatus::Completed) continue;
+    CHECK(q.exec_end_s - q.exec_start_s == doctest::Approx(0.001).epsilon(1e-9));
+    if (q.server == 0 && q.exec_start_s > kFailAt) ++after_restart;
+  }
+  CHECK(after_restart > 0);
+}
+
 TEST_CASE("per-request balancing stops choosing a server once it is known dead") {
   // Without a proxy the balancer learns of the failure at once: only what s0 held at T fails (job
   // 0's request on its GPU; at T the others are in their CPU step or on s1).
