@@ -2,13 +2,12 @@
 
 #include <utility>
 
-#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
 namespace sonicsim::sim {
 
 FrontendThreads::FrontendThreads(const FrontendSpec& spec, std::function<void(const Task&)> done)
-    : spec_(spec), done_(std::move(done)) {}
+    : spec_(spec), done_(std::move(done)), in_work_([this](const std::vector<Task>& tasks) { end_tasks(tasks); }) {}
 
 double FrontendThreads::cost_s(const Task& task) const {
   return task.is_request ? spec_.request_s(task.request->record.input_bytes) : spec_.response_s(task.bytes);
@@ -21,24 +20,14 @@ void FrontendThreads::submit(const Task& task) {
     waiting_.push_back(task);
 }
 
-// Setting a kernel timer needs no simcall: this simulation's actors run one at a time (SimGrid's
-// default, contexts/nthreads 1), and maestro sets it directly.
 void FrontendThreads::start(const Task& task, double now) {
   ++busy_;
-  const double end = now + cost_s(task);
-  auto [due, first] = in_work_.try_emplace(end);
-  due->second.push_back(task);
-  if (first)
-    simgrid::kernel::timer::Timer::set(end, [this, end, generation = generation_] { end_tasks_due(end, generation); });
+  in_work_.add(now + cost_s(task), task);
 }
 
 // The tasks ending now are done, in the order they started; the threads they free take the waiting
 // tasks, which start now.
-void FrontendThreads::end_tasks_due(double date, std::uint64_t generation) {
-  if (generation != generation_) return;  // set before the server failed
-  const auto due = in_work_.find(date);
-  const std::vector<Task> tasks = std::move(due->second);
-  in_work_.erase(due);
+void FrontendThreads::end_tasks(const std::vector<Task>& tasks) {
   for (const Task& task : tasks) {
     --busy_;
     done_(task);
@@ -54,12 +43,11 @@ void FrontendThreads::end_tasks_due(double date, std::uint64_t generation) {
 std::vector<InFlightRequest*> FrontendThreads::drop_all() {
   std::vector<InFlightRequest*> dropped;
   for (const Task& task : waiting_) dropped.push_back(task.request);
-  for (const auto& [date, tasks] : in_work_)
+  for (const auto& [date, tasks] : in_work_.pending())
     for (const Task& task : tasks) dropped.push_back(task.request);
   waiting_.clear();
   in_work_.clear();
   busy_ = 0;
-  ++generation_;
   return dropped;
 }
 

@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <vector>
 
 #include "models/scenario.hpp"
+#include "sim/dated_ends.hpp"
 #include "sim/request.hpp"
 
 namespace sonicsim::sim {
@@ -40,14 +40,13 @@ class FrontendThreads {
  private:
   double cost_s(const Task& task) const;
   void start(const Task& task, double now);
-  void end_tasks_due(double date, std::uint64_t generation);
+  void end_tasks(const std::vector<Task>& tasks);
 
   FrontendSpec spec_;
   std::function<void(const Task&)> done_;
   int busy_ = 0;
   std::deque<Task> waiting_;
-  std::map<double, std::vector<Task>> in_work_;  // by the date they end
-  std::uint64_t generation_ = 0;                  // one more at each drop_all()
+  DatedEnds<Task> in_work_;
 };
 
 }  // namespace sonicsim::sim

@@ -186,6 +186,7 @@ void InferenceServer::restart() {
 void InferenceServer::halt() {
   ++generation_;
   if (frontend_) frontend_->drop_all();
+  kernel_ends_.clear();
 }
 
 void InferenceServer::send_unavailable(InFlightRequest* request) {
@@ -418,19 +419,12 @@ void InferenceServer::start_batch(ModelQueue& queue, Instance& instance, triton:
     instance.work->release();
     return;
   }
-  const double end = start + flops / instance.device->get_speed();
-  auto [ending, first] = kernel_ends_.try_emplace(end);
-  ending->second.push_back(&instance);
-  if (first)
-    simgrid::kernel::timer::Timer::set(end, [this, end, generation = generation_] {
-      if (generation == generation_) end_kernels(end);  // else set before the server failed
-    });
+  kernel_ends_.add(start + flops / instance.device->get_speed(), &instance);
 }
 
 // In maestro: the instances whose kernels end now answer, in the order the kernels started.
-void InferenceServer::end_kernels(double date) {
-  const auto ending = kernel_ends_.extract(date);
-  for (Instance* instance : ending.mapped()) instance->work->release();
+void InferenceServer::end_kernels(const std::vector<Instance*>& instances) {
+  for (Instance* instance : instances) instance->work->release();
 }
 
 void InferenceServer::run_instance(ModelQueue& queue, Instance& instance) {

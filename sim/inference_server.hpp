@@ -21,6 +21,7 @@
 
 #include "models/scenario.hpp"
 #include "models/triton/dynamic_batcher.hpp"
+#include "sim/dated_ends.hpp"
 #include "sim/frontend_threads.hpp"
 #include "sim/platform.hpp"
 #include "sim/recorder.hpp"
@@ -122,7 +123,7 @@ class InferenceServer {
   void run_frontend();
   void send_response(InFlightRequest* request, double bytes);
   void start_batch(ModelQueue& queue, Instance& instance, triton::FormedBatch batch);
-  void end_kernels(double date);
+  void end_kernels(const std::vector<Instance*>& instances);
   void run_instance(ModelQueue& queue, Instance& instance);
   void run_batcher(ModelQueue& queue);
   void mark_rejected(ModelQueue& queue, InFlightRequest* request, RejectReason reason, bool counted_by_triton);
@@ -140,7 +141,7 @@ class InferenceServer {
   std::deque<FrontendThreads::Task> frontend_done_;
   // Kernels of instances alone on their device, by the date they end: those of one date end
   // together under one timer, in the order they started.
-  std::map<double, std::vector<Instance*>> kernel_ends_;
+  DatedEnds<Instance*> kernel_ends_{[this](const std::vector<Instance*>& instances) { end_kernels(instances); }};
   bool frontend_may_be_free_ = false;  // a request may cost the frontend nothing (per_request 0, no bytes)
   simgrid::s4u::SemaphorePtr frontend_done_ready_;
   bool frontend_signalled_ = false;
