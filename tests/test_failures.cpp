@@ -73,6 +73,17 @@ void check_conservation(const SimulationResults& r) {
   CHECK(r.requests_in_flight_at_end == 0);
 }
 
+// s0 fails at T and is repaired `repair` later; the modules fall back while it is down.
+SimulationResults simulate_repaired(int events_per_job, const std::string& repair) {
+  json d = failure_farm(events_per_job, "per_job");
+  d["platform"]["servers"][0]["failures"]["repair"] = repair;
+  ml_module(d)["on_failure"] = "fallback";
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  check_conservation(r);
+  CHECK(r.server_restarts == 1);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("a failing server fails each request it holds once; fail_job ends those jobs") {
@@ -213,12 +224,7 @@ TEST_CASE("failover moves the load of the dead server to the survivor") {
 
 TEST_CASE("a repaired server takes requests again") {
   // s0 is down over [T, T + 200 ms): jobs 0 and 2 fall back while it is, then use it again.
-  json d = failure_farm(100, "per_job");
-  d["platform"]["servers"][0]["failures"]["repair"] = "200ms";
-  ml_module(d)["on_failure"] = "fallback";
-  const SimulationResults r = test::simulate_isolated(test::parse(d));
-  check_conservation(r);
-  CHECK(r.server_restarts == 1);
+  const SimulationResults r = simulate_repaired(100, "200ms");
   CHECK(r.events.size() == 400);
   double last_failure = 0, first_success_after = 1e9;
   for (const RequestRecord& q : r.requests) {
@@ -236,12 +242,7 @@ TEST_CASE("a kernel cut short by a failure ends nothing of the restarted server'
   // s0 is repaired 0.1 ms after T, before job 0's killed kernel would have ended (at 506 ms). Job 2
   // sends to the new process at 506 ms, exactly then: its kernel must last its full 1 ms, not end
   // on the dead kernel's date.
-  json d = failure_farm(60, "per_job");
-  d["platform"]["servers"][0]["failures"]["repair"] = "0.1ms";
-  ml_module(d)["on_failure"] = "fallback";
-  const SimulationResults r = test::simulate_isolated(test::parse(d));
-  check_conservation(r);
-  CHECK(r.server_restarts == 1);
+  const SimulationResults r = simulate_repaired(60, "0.1ms");
   std::int64_t after_restart = 0;
   for (const RequestRecord& q : r.requests) {
     if (q.status != RequestStatus::Completed) continue;
