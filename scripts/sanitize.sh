@@ -34,18 +34,15 @@ quiet_asan_notes() { grep -v -e "ASan is ignoring requested __asan_handle_no_ret
 # 570 s for one process.
 tests=(./sonicsim_tests --minimal --test-suite-exclude=large)
 cases=$(cd "$build/tests" && "${tests[@]}" --count | sed -n 's/.*passing the current filters: //p')
-slices=$cases
-run_slices() {
-  for ((slice = $1; slice < slices; slice += jobs)); do
-    first=$((slice * cases / slices + 1))
-    last=$(((slice + 1) * cases / slices))
-    if [ "$first" -le "$last" ]; then (cd "$build/tests" && "${tests[@]}" --first="$first" --last="$last"); fi
+run_cases_in_turn() {  # worker $1 of $jobs runs cases $1 + 1, $1 + 1 + jobs, ...
+  for ((case_number = $1 + 1; case_number <= cases; case_number += jobs)); do
+    (cd "$build/tests" && "${tests[@]}" --first="$case_number" --last="$case_number")
   done
 }
 echo "sanitize: unit tests ($cases cases, $jobs processes)"
 workers=()
 for ((worker = 0; worker < jobs; ++worker)); do
-  run_slices "$worker" 2> >(quiet_asan_notes) &
+  run_cases_in_turn "$worker" 2> >(quiet_asan_notes) &
   workers+=($!)
 done
 for pid in "${workers[@]}"; do wait "$pid"; done
