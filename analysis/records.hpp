@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/triton_stats.hpp"
-#include "models/device_naming.hpp"
+#include "analysis/triton/triton_stats.hpp"
+#include "models/scenario/device_naming.hpp"
 
 namespace sonicsim {
 

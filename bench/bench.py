@@ -7,7 +7,7 @@ Then the ProtoDUNE-like hour: the bundled ProtoDUNE 2021 scenario grown to 1,000
 simulated hour. With --floor, every configuration is also run once by simgrid_floor (the same traffic
 straight on SimGrid with no server model): what SimGrid itself costs per request for that traffic.
 
-  bench.py --sonicsim build/sim/sonicsim [--floor build/simgrid_floor] [--repeat 3] [--duration 600] [--quick]
+  bench.py --sonicsim build/sonicsim [--floor build/simgrid_floor] [--repeat 3] [--duration 600] [--quick]
 """
 import argparse
 import json

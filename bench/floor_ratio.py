@@ -10,7 +10,7 @@ With --count, both also run once under valgrind's callgrind, and the table gives
 what SimGrid did: actor context switches, simcalls, activities started (transfers, executions, sleeps,
 semaphore acquisitions) and engine steps (solve calls). It needs valgrind and takes a few minutes.
 
-  floor_ratio.py --sonicsim build/sim/sonicsim --floor build/simgrid_floor [--repeat 7] [--count]
+  floor_ratio.py --sonicsim build/sonicsim --floor build/simgrid_floor [--repeat 7] [--count]
 """
 import argparse
 import collections

@@ -7,7 +7,7 @@ whole run without a stopping rule, then the CPU-only run for the speed-up. Both 
 simulator (runs without a stopping rule are unchanged), so the knees must agree. Prints a
 Markdown table: knee, runs, simulated seconds and wall seconds, before and after.
 
-  python3 bench/plan_bench.py --sonicsim build/sim/sonicsim [--scenarios scenarios]
+  python3 bench/plan_bench.py --sonicsim build/sonicsim [--scenarios scenarios]
 """
 import argparse
 import json

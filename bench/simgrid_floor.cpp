@@ -14,11 +14,11 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "models/job_submission.hpp"
-#include "models/kernel_latency.hpp"
-#include "models/scenario_parser.hpp"
+#include "models/jobs/job_submission.hpp"
+#include "models/scenario/scenario_parser.hpp"
+#include "models/workload/kernel_latency.hpp"
+#include "sim/client/job_placement.hpp"
 #include "sim/engine_setup.hpp"
-#include "sim/job_placement.hpp"
 #include "sim/platform.hpp"
 
 namespace sg4 = simgrid::s4u;

@@ -4,7 +4,7 @@
 # point per array task and ten. With SLURM_CONF set it uses that cluster; otherwise, as root, it starts
 # the single-node test cluster of tests/slurm_cluster.sh for the run.
 #
-#   bash bench/sweep_bench.sh build/sim/sonicsim [--partition P]
+#   bash bench/sweep_bench.sh build/sonicsim [--partition P]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)

@@ -181,7 +181,7 @@ def table(models):
     lines = [
         "# calibration/models/published — latency models fitted to the published scans",
         "",
-        "Written by `python3 calibration/fit_published.py build/sim/sonicsim`; do not edit by hand. One model per",
+        "Written by `python3 calibration/fit_published.py build/sonicsim`; do not edit by hand. One model per",
         "direct-inference scan of `../../published/` (README-batch-scans.md there says where each number",
         "comes from), fitted with `sonicsim calibrate FILE --statistic throughput` (τ = batch / throughput, the",
         "harmonic mean of the call times; the small-batch means of the PyTorch scans are dominated by a few",

@@ -4,7 +4,7 @@
 #include "analysis/validation/perf_profile.hpp"
 #include "analysis/validation/site_logs.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "models/job_trace.hpp"
+#include "models/jobs/job_trace.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

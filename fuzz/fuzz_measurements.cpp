@@ -3,7 +3,7 @@
 #include "analysis/calibration/calibration_csv.hpp"
 #include "analysis/calibration/perf_analyzer_csv.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "models/latency_model_file.hpp"
+#include "models/workload/latency_model_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

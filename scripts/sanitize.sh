@@ -59,12 +59,12 @@ for scenario in scenarios/*.json tests/data/regression/*.json; do
   fi
   # A batch-system scenario's first 50 jobs (cms-t2-waves runs 1.8 million requests in full).
   if grep -q '"submit"' "$scenario"; then args+=(--set /workload/jobs=50); fi
-  "$build/sim/sonicsim" run "$scenario" --quiet "${args[@]}" 2> "$out/stderr" ||
+  "$build/sonicsim" run "$scenario" --quiet "${args[@]}" 2> "$out/stderr" ||
     { cat "$out/stderr"; echo "sanitize: $scenario failed"; exit 1; }
 done
 
 echo "sanitize: hostile input"
-SONICSIM_SANITIZED=1 python3 tests/hostile_input.py "$build/sim/sonicsim" .
+SONICSIM_SANITIZED=1 python3 tests/hostile_input.py "$build/sonicsim" .
 
 if [ "$fuzz_seconds" -gt 0 ]; then
   echo "sanitize: fuzzing, $fuzz_seconds s per target"

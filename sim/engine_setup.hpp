@@ -5,7 +5,7 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "models/scenario.hpp"
+#include "models/scenario/scenario.hpp"
 
 namespace sonicsim::sim {
 

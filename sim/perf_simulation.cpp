@@ -5,13 +5,13 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "models/scenario_size.hpp"
+#include "models/scenario/scenario_size.hpp"
+#include "sim/client/perf_client.hpp"
+#include "sim/control/load_balancer.hpp"
 #include "sim/engine_setup.hpp"
-#include "sim/inference_server.hpp"
-#include "sim/load_balancer.hpp"
-#include "sim/perf_client.hpp"
 #include "sim/platform.hpp"
 #include "sim/recorder.hpp"
+#include "sim/server/inference_server.hpp"
 
 namespace sonicsim {
 namespace sg4 = simgrid::s4u;

@@ -3,8 +3,8 @@
 // simulate(), call it once per process.
 #include <cstddef>
 
-#include "analysis/perf_report.hpp"
-#include "models/scenario.hpp"
+#include "analysis/outputs/perf_report.hpp"
+#include "models/scenario/scenario.hpp"
 
 namespace sonicsim {
 

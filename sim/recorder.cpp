@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/limits.hpp"
+#include "models/io/limits.hpp"
 
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;

@@ -12,8 +12,8 @@
 #include <simgrid/s4u.hpp>
 
 #include "analysis/records.hpp"
-#include "analysis/time_bins.hpp"
-#include "models/scenario.hpp"
+#include "analysis/stats/time_bins.hpp"
+#include "models/scenario/scenario.hpp"
 #include "sim/platform.hpp"
 #include "sim/request.hpp"
 
@@ -79,7 +79,7 @@ class Recorder {
   void kernel_started(int server, int gpu, double now);
   void kernel_finished(int server, int gpu, double now);
 
-  // Triton's statistics for a model on a server (see analysis/triton_stats.hpp).
+  // Triton's statistics for a model on a server (see analysis/triton/triton_stats.hpp).
   TritonModelStats& triton(int server, int model) { return results_.triton[triton_index_[server][model]]; }
   const TritonModelStats* find_triton(int server, int model) const {
     const int i = triton_index_[server][model];

@@ -2,7 +2,7 @@
 // The simulator's entry point. SimGrid allows one engine per process: call simulate() once per
 // process (sweeps and tests run each simulation in its own process).
 #include "analysis/records.hpp"
-#include "models/scenario.hpp"
+#include "models/scenario/scenario.hpp"
 
 namespace sonicsim {
 

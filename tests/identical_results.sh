@@ -2,7 +2,7 @@
 # Every output file of the runs in tests/data/regression/cases.txt must keep the SHA-256 recorded
 # in tests/data/regression/sha256.txt: optimisations of the simulator may not change a single byte
 # of its results. After a deliberate change of results, regenerate the record with
-#   bash tests/identical_results.sh build/sim/sonicsim . --update
+#   bash tests/identical_results.sh build/sonicsim . --update
 # and say in the commit why the results changed. The runs' outputs must also keep their canonical
 # digests (tests/canonical_results.py: rows sorted, batch ids dropped, numbers to 12 digits), which
 # --update leaves as they are: a change that only reorders simultaneous events keeps them. Any

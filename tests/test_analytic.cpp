@@ -4,10 +4,10 @@
 
 #include <cmath>
 
-#include "analysis/summary.hpp"
-#include "models/analytic.hpp"
-#include "models/scenario_parser.hpp"
-#include "support.hpp"
+#include "analysis/summary/summary.hpp"
+#include "models/closed_form/analytic.hpp"
+#include "models/scenario/scenario_parser.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 

@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tests/records_json.hpp"
-#include "tests/support.hpp"
+#include "tests/support/records_json.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -6,12 +6,12 @@
 #include <cmath>
 #include <numeric>
 
-#include "models/batch_queue.hpp"
-#include "models/job_submission.hpp"
-#include "models/job_trace.hpp"
-#include "models/json_reader.hpp"
-#include "tests/records_json.hpp"
-#include "tests/support.hpp"
+#include "models/io/json_reader.hpp"
+#include "models/jobs/batch_queue.hpp"
+#include "models/jobs/job_submission.hpp"
+#include "models/jobs/job_trace.hpp"
+#include "tests/support/records_json.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

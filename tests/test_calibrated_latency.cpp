@@ -5,9 +5,9 @@
 #include <fstream>
 
 #include "analysis/calibration/calibration_report.hpp"
-#include "models/json_reader.hpp"
-#include "models/latency_model_file.hpp"
-#include "support.hpp"
+#include "models/io/json_reader.hpp"
+#include "models/workload/latency_model_file.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::calibration;

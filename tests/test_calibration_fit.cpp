@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "analysis/calibration/calibration.hpp"
-#include "models/rng.hpp"
+#include "models/workload/rng.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::calibration;

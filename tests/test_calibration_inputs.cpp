@@ -9,8 +9,8 @@
 
 #include "analysis/calibration/calibration_csv.hpp"
 #include "analysis/calibration/perf_analyzer_csv.hpp"
-#include "models/json_reader.hpp"
-#include "tests/support.hpp"
+#include "models/io/json_reader.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::calibration;

@@ -5,11 +5,11 @@
 #include <fstream>
 #include <iterator>
 
-#include "analysis/result_writers.hpp"
-#include "analysis/summary.hpp"
-#include "analysis/sweep_table.hpp"
-#include "models/analytic.hpp"
-#include "tests/support.hpp"
+#include "analysis/outputs/result_writers.hpp"
+#include "analysis/outputs/sweep_table.hpp"
+#include "analysis/summary/summary.hpp"
+#include "models/closed_form/analytic.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "analysis/statistics.hpp"
-#include "models/distribution.hpp"
+#include "analysis/stats/statistics.hpp"
+#include "models/workload/distribution.hpp"
 
 using namespace sonicsim;
 

@@ -1,7 +1,7 @@
 // KS statistic and Wasserstein-1 distance, against values worked out by hand.
 #include <doctest/doctest.h>
 
-#include "analysis/distribution_distance.hpp"
+#include "analysis/stats/distribution_distance.hpp"
 
 using namespace sonicsim::stats;
 

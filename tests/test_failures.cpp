@@ -15,8 +15,8 @@
 #include <algorithm>
 #include <set>
 
-#include "tests/records_json.hpp"
-#include "tests/support.hpp"
+#include "tests/support/records_json.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -2,10 +2,10 @@
 // serialising costs, its thread limit, and its place outside Triton's queue statistics.
 #include <doctest/doctest.h>
 
-#include "analysis/summary.hpp"
-#include "models/scenario_parser.hpp"
-#include "tests/records_json.hpp"
-#include "tests/support.hpp"
+#include "analysis/summary/summary.hpp"
+#include "models/scenario/scenario_parser.hpp"
+#include "tests/support/records_json.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "models/hpa.hpp"
+#include "models/control/hpa.hpp"
 
 using namespace sonicsim;
 

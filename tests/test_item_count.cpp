@@ -5,9 +5,9 @@
 #include <cmath>
 #include <map>
 
-#include "models/analytic.hpp"
-#include "models/item_count.hpp"
-#include "tests/support.hpp"
+#include "models/closed_form/analytic.hpp"
+#include "models/workload/item_count.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "models/kernel_latency.hpp"
+#include "models/workload/kernel_latency.hpp"
 
 using namespace sonicsim;
 

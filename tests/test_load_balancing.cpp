@@ -7,9 +7,9 @@
 #include <queue>
 #include <numeric>
 
-#include "models/request_balancer.hpp"
-#include "tests/records_json.hpp"
-#include "tests/support.hpp"
+#include "models/control/request_balancer.hpp"
+#include "tests/support/records_json.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

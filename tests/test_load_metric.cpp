@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "models/load_metric.hpp"
+#include "models/control/load_metric.hpp"
 
 using namespace sonicsim;
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <string>
 
-#include "analysis/perf_report.hpp"
-#include "models/json_reader.hpp"
-#include "sim/isolated_run.hpp"
+#include "analysis/outputs/perf_report.hpp"
+#include "cli/processes/isolated_run.hpp"
+#include "models/io/json_reader.hpp"
 #include "sim/perf_simulation.hpp"
-#include "tests/support.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "models/prometheus_rate.hpp"
+#include "models/control/prometheus_rate.hpp"
 
 using namespace sonicsim;
 

@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
-#include "models/scenario_parser.hpp"
-#include "models/kernel_latency.hpp"
-#include "tests/support.hpp"
+#include "models/scenario/scenario_parser.hpp"
+#include "models/workload/kernel_latency.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <map>
 
-#include "models/scenario_parser.hpp"
-#include "tests/records_json.hpp"
-#include "tests/support.hpp"
+#include "models/scenario/scenario_parser.hpp"
+#include "tests/support/records_json.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -6,8 +6,8 @@
 #include "analysis/validation/comparison.hpp"
 #include "analysis/validation/perf_profile.hpp"
 #include "analysis/validation/site_logs.hpp"
-#include "models/json_reader.hpp"
-#include "tests/support.hpp"
+#include "models/io/json_reader.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::validation;

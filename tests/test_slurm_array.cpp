@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "models/slurm_array.hpp"
+#include "cli/sweep/slurm_array.hpp"
 
 using namespace sonicsim;
 using Tasks = std::vector<std::vector<int>>;

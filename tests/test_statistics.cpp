@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "analysis/statistics.hpp"
+#include "analysis/stats/statistics.hpp"
 
 using namespace sonicsim;
 

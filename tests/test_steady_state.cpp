@@ -5,11 +5,11 @@
 #include <cmath>
 #include <random>
 
-#include "analysis/steady_estimates.hpp"
-#include "analysis/steady_state.hpp"
-#include "analysis/summary.hpp"
-#include "analysis/time_bins.hpp"
-#include "tests/support.hpp"
+#include "analysis/stats/steady_estimates.hpp"
+#include "analysis/stats/steady_state.hpp"
+#include "analysis/stats/time_bins.hpp"
+#include "analysis/summary/summary.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 
-#include "models/json_reader.hpp"
-#include "models/sweep_grid.hpp"
+#include "cli/sweep/sweep_grid.hpp"
+#include "models/io/json_reader.hpp"
 
 using namespace sonicsim;
 using Values = std::vector<std::string>;

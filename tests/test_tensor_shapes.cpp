@@ -8,9 +8,9 @@
 #include <set>
 
 #include "analysis/records.hpp"
-#include "models/analytic.hpp"
-#include "tests/records_json.hpp"
-#include "tests/support.hpp"
+#include "models/closed_form/analytic.hpp"
+#include "tests/support/records_json.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -2,7 +2,7 @@
 // enabled: 5 tokens, 1 more every 12 s).
 #include <doctest/doctest.h>
 
-#include "models/token_bucket.hpp"
+#include "models/control/token_bucket.hpp"
 
 using namespace sonicsim;
 

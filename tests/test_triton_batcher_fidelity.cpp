@@ -4,7 +4,7 @@
 // are Triton's, and a deviation in any of these places changes the outcome.
 #include <doctest/doctest.h>
 
-#include "tests/batcher_driver.hpp"
+#include "tests/support/batcher_driver.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::testing;

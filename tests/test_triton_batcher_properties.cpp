@@ -14,7 +14,7 @@
 #include <random>
 #include <set>
 
-#include "tests/batcher_driver.hpp"
+#include "tests/support/batcher_driver.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::testing;

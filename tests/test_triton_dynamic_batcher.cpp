@@ -3,7 +3,7 @@
 // §6, §12 A and D, §13 items 15, 18, 19, 23).
 #include <doctest/doctest.h>
 
-#include "tests/batcher_driver.hpp"
+#include "tests/support/batcher_driver.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::testing;

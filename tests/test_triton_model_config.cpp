@@ -7,10 +7,10 @@
 #include <string>
 #include <unistd.h>
 
-#include "models/scenario_parser.hpp"
+#include "models/scenario/scenario_parser.hpp"
 #include "models/triton/config_pbtxt.hpp"
 #include "models/triton/model_config.hpp"
-#include "tests/support.hpp"
+#include "tests/support/support.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::triton;

@@ -6,7 +6,7 @@
 // starts at once and dispatch times are formation times.
 #include <doctest/doctest.h>
 
-#include "tests/batcher_driver.hpp"
+#include "tests/support/batcher_driver.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::testing;

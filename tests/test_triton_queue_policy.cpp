@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "models/triton/priority_queue.hpp"
-#include "tests/batcher_driver.hpp"
+#include "tests/support/batcher_driver.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::testing;

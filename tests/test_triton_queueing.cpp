@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "models/rng.hpp"
-#include "tests/batcher_driver.hpp"
+#include "models/workload/rng.hpp"
+#include "tests/support/batcher_driver.hpp"
 
 using namespace sonicsim;
 using namespace sonicsim::testing;

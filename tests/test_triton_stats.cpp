@@ -6,9 +6,9 @@
 #include <string>
 
 #include "analysis/records.hpp"
-#include "analysis/summary.hpp"
-#include "analysis/triton_report.hpp"
-#include "analysis/triton_stats.hpp"
+#include "analysis/summary/summary.hpp"
+#include "analysis/triton/triton_report.hpp"
+#include "analysis/triton/triton_stats.hpp"
 
 namespace sonicsim {
 namespace {

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "models/latency_model_file.hpp"
-#include "models/text_format.hpp"
+#include "models/io/text_format.hpp"
+#include "models/workload/latency_model_file.hpp"
 
 namespace sonicsim::calibration {
 namespace {

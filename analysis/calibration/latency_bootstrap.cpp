@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "analysis/statistics.hpp"
-#include "models/rng.hpp"
+#include "analysis/stats/statistics.hpp"
+#include "models/workload/rng.hpp"
 
 namespace sonicsim::calibration {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analysis/calibration/latency_fit.hpp"
-#include "models/latency_model_file.hpp"
+#include "models/workload/latency_model_file.hpp"
 
 namespace sonicsim::calibration {
 

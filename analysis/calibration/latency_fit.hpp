@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analysis/calibration/latency_points.hpp"
-#include "models/kernel_latency.hpp"
+#include "models/workload/kernel_latency.hpp"
 
 namespace sonicsim::calibration {
 

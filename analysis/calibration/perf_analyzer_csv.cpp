@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <sstream>
 
-#include "models/csv_cells.hpp"
-#include "models/input_file.hpp"
-#include "models/json_reader.hpp"
+#include "models/io/csv_cells.hpp"
+#include "models/io/input_file.hpp"
+#include "models/io/json_reader.hpp"
 
 namespace sonicsim::calibration {
 namespace {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "analysis/distribution_distance.hpp"
-#include "analysis/statistics.hpp"
+#include "analysis/stats/distribution_distance.hpp"
+#include "analysis/stats/statistics.hpp"
 
 namespace sonicsim::validation {
 namespace {

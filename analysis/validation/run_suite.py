@@ -4,7 +4,7 @@ sonicsim can express, simulated and compared with its published value and tolera
 writes a Markdown report (and, with --plot, a plot of the errors, drawn with matplotlib), and exits 1
 when a case is outside its tolerance without a stated reason ("known_deviation").
 
-  run_suite.py --sonicsim build/sim/sonicsim [--cases scenarios/validation/cases.json]
+  run_suite.py --sonicsim build/sonicsim [--cases scenarios/validation/cases.json]
                [--report docs/validation.md] [--plot docs/validation.png]
 """
 import argparse

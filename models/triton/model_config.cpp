@@ -1,7 +1,7 @@
 #include "models/triton/model_config.hpp"
 
-#include "models/json_reader.hpp"
-#include "models/limits.hpp"
+#include "models/io/json_reader.hpp"
+#include "models/io/limits.hpp"
 
 namespace sonicsim::triton {
 namespace {
@@ -56,7 +56,7 @@ void validate_dynamic_batching(const ModelConfig& config, const DynamicBatchingC
   }
 }
 
-// Bounds of sonicsim's own (models/limits.hpp), beyond Triton's rules: sizes it can simulate.
+// Bounds of sonicsim's own (models/io/limits.hpp), beyond Triton's rules: sizes it can simulate.
 void check_simulated_sizes(const ModelConfig& config, const ConfigSource& source) {
   if (config.max_batch_size > limits::kMaxBatchSize)
     source.fail({"max_batch_size"}, "sonicsim simulates a max_batch_size of at most " +

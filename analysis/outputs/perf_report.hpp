@@ -1,0 +1,53 @@
+#pragma once
+// perf_analyzer's report (triton-batcher.md §9.1) from what one load level measured: client-side
+// latencies of the requests answered inside the measurement windows, and the model's Triton
+// statistics at the first window's start and the last window's end.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/triton/triton_stats.hpp"
+#include "models/scenario/perf_load.hpp"
+
+namespace sonicsim {
+
+struct PerfMeasurement {
+  double level = 0;   // concurrency or request rate
+  int batch_size = 1;
+  double window_s = 0;  // total measured time
+  std::vector<std::int64_t> latencies_ns;  // send start -> response handled, requests answered in the windows
+  std::int64_t send_ns = 0, recv_ns = 0;   // summed client send / receive times of those requests
+  std::int64_t failed = 0;                 // requests answered with an error in the windows
+  TritonModelStats server_start, server_end;  // summed over the servers of the model
+};
+
+// One CSV row; times in integer microseconds (ns / 1000, truncated), as perf_analyzer writes them.
+struct PerfRow {
+  double level = 0;
+  double inferences_per_s = 0;
+  std::int64_t client_send_us = 0, network_server_us = 0, server_queue_us = 0, server_compute_input_us = 0,
+               server_compute_infer_us = 0, server_compute_output_us = 0, client_recv_us = 0;
+  std::int64_t p50_us = 0, p90_us = 0, p95_us = 0, p99_us = 0, avg_us = 0;
+};
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PerfRow, level, inferences_per_s, client_send_us, network_server_us, server_queue_us,
+                                   server_compute_input_us, server_compute_infer_us, server_compute_output_us,
+                                   client_recv_us, p50_us, p90_us, p95_us, p99_us, avg_us)
+
+// perf_analyzer's percentile: the sorted value at index floor(NN/100 * (n - 1) + 0.5).
+std::int64_t perf_percentile(const std::vector<std::int64_t>& sorted, int nn);
+
+PerfRow perf_row(const PerfMeasurement& m);
+
+// The CSV of `perf_analyzer -f`: "Concurrency" or "Request Rate" first, rows by throughput.
+std::string perf_csv(PerfLoadMode mode, std::vector<PerfRow> rows);
+
+// A table for the terminal, in the order of the levels.
+std::string format_perf_table(PerfLoadMode mode, const std::vector<PerfRow>& rows);
+
+// Adds b's counters to a (for summing a model's statistics over servers).
+void accumulate(TritonModelStats& a, const TritonModelStats& b);
+
+}  // namespace sonicsim

@@ -1,0 +1,158 @@
+#include "analysis/outputs/result_writers.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analysis/outputs/output_file.hpp"
+#include "analysis/triton/triton_report.hpp"
+
+namespace sonicsim {
+namespace {
+
+const char* status_name(RequestStatus s) {
+  switch (s) {
+    case RequestStatus::Completed: return "completed";
+    case RequestStatus::Rejected: return "rejected";
+    case RequestStatus::InFlight: return "in_flight";
+    case RequestStatus::Failed: return "failed";
+  }
+  return "?";
+}
+
+const char* failure_name(FailureCause c) {
+  switch (c) {
+    case FailureCause::None: return "";
+    case FailureCause::Unavailable: return "unavailable";
+    case FailureCause::DeadlineExceeded: return "deadline_exceeded";
+    case FailureCause::Cancelled: return "cancelled";
+  }
+  return "?";
+}
+
+const char* outcome_name(JobOutcome o) {
+  switch (o) {
+    case JobOutcome::Queued: return "queued";
+    case JobOutcome::Running: return "running";
+    case JobOutcome::Done: return "done";
+    case JobOutcome::Failed: return "failed";
+    case JobOutcome::Resubmitted: return "resubmitted";
+  }
+  return "?";
+}
+
+}  // namespace
+
+// One row per run of a job: a resubmitted job has a row for each submission. A failed run's events
+// and core time are lost (cpu_lost_s); a run that did not fail loses nothing.
+void write_jobs_csv(const std::string& path, const SimulationResults& r) {
+  OutputFile f(path);
+  f.write("job,run,submit_s,start_s,end_s,queue_wait_s,node,events,outcome,cpu_lost_s\n");
+  for (const JobRecord& j : r.jobs) {
+    f.printf("%d,%d,%.6f,", j.job, j.attempt, j.submit_s);
+    const bool ended = j.outcome == JobOutcome::Done || j.outcome == JobOutcome::Failed ||
+                       j.outcome == JobOutcome::Resubmitted;
+    if (j.outcome == JobOutcome::Queued) {
+      f.write(",,,,");
+    } else {
+      f.printf("%.6f,", j.start_s);
+      if (ended) f.printf("%.6f", j.end_s);
+      f.printf(",%.6f,%s", j.start_s - j.submit_s, csv_field(r.worker_names[static_cast<std::size_t>(j.node)]).c_str());
+    }
+    const bool lost = j.outcome == JobOutcome::Failed || j.outcome == JobOutcome::Resubmitted;
+    f.printf(",%d,%s,%.6f\n", j.events, outcome_name(j.outcome), lost ? j.end_s - j.start_s : 0.0);
+  }
+  f.close();
+}
+
+void write_events_csv(const std::string& path, const SimulationResults& r) {
+  OutputFile f(path);
+  f.write("job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,frontend_s,"
+          "queue_s,");
+  f.printf("%s_s,requests,rejected_requests\n", device_words(r.device_naming).key);
+  for (const EventRecord& e : r.events)
+    f.printf("%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d\n", e.job, e.event, e.start_s, e.end_s,
+             e.time_s(), e.cpu_s, e.preprocess_s, e.fallback_s, e.inference_s, e.network_s, e.frontend_s, e.queue_s,
+             e.gpu_s, e.requests, e.rejected_requests);
+  f.close();
+}
+
+// Where requests can fail, three more columns: the attempt, the failure's cause, and whether the
+// client tried again (1) after this attempt.
+void write_requests_csv(const std::string& path, const SimulationResults& r) {
+  OutputFile f(path);
+  f.write("request,job,event,module,model,server,items,input_bytes,output_bytes,sent_s,arrived_s,enqueued_s,"
+          "exec_start_s,exec_end_s,responded_s,received_s,batch,status");
+  f.write(r.failures_possible ? ",attempt,failure,retried\n" : "\n");
+  std::vector<std::string> modules, models, servers;  // names as CSV fields
+  for (const auto& name : r.module_names) modules.push_back(csv_field(name));
+  for (const auto& name : r.model_names) models.push_back(csv_field(name));
+  for (const auto& name : r.server_names) servers.push_back(csv_field(name));
+  const std::string no_server;  // a request that failed before reaching any server
+  for (const RequestRecord& q : r.requests) {
+    f.printf("%lld,%d,%d,%s,%s,%s,%d,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%s", static_cast<long long>(q.id),
+             q.job, q.event, modules[q.module].c_str(), models[q.model].c_str(),
+             (q.server >= 0 ? servers[q.server] : no_server).c_str(), q.items, q.input_bytes, q.output_bytes, q.sent_s,
+             q.arrived_s, q.enqueued_s, q.exec_start_s, q.exec_end_s, q.responded_s, q.received_s,
+             static_cast<long long>(q.batch), status_name(q.status));
+    if (r.failures_possible)
+      f.printf(",%d,%s,%d\n", q.attempt, failure_name(q.failure), q.retried ? 1 : 0);
+    else
+      f.write("\n");
+  }
+  f.close();
+}
+
+void write_batches_csv(const std::string& path, const SimulationResults& r) {
+  OutputFile f(path);
+  f.printf("batch,server,model,instance,%s,requests,items,start_s,end_s,kernel_s\n", device_words(r.device_naming).key);
+  for (const BatchRecord& b : r.batches)
+    f.printf("%lld,%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f\n", static_cast<long long>(b.id),
+             csv_field(r.server_names[b.server]).c_str(), csv_field(r.model_names[b.model]).c_str(), b.instance, b.gpu,
+             b.requests, b.units, b.start_s, b.end_s, b.end_s - b.start_s);
+  f.close();
+}
+
+// One row per Prometheus scrape; a metric with no value yet is an empty field.
+void write_timeseries_csv(const std::string& path, const SimulationResults& r) {
+  OutputFile f(path);
+  f.printf("time_s,pending,starting,ready,draining,desired,metric,requests_per_s,queue_ms,%s_utilization,"
+           "jobs_running,jobs_queued,jobs_gated\n", device_words(r.device_naming).key);
+  auto field = [&f](const std::optional<double>& x) {
+    if (x) f.printf("%.6g", *x);
+    f.write(",");
+  };
+  for (const TimeseriesRow& row : r.timeseries) {
+    f.printf("%.3f,%d,%d,%d,%d,%d,", row.t_s, row.pending, row.starting, row.ready, row.draining, row.desired);
+    field(row.metric);
+    field(row.requests_per_s);
+    field(row.queue_ms);
+    field(row.gpu_utilization);
+    f.printf("%lld,%lld,%lld\n", static_cast<long long>(row.jobs_running), static_cast<long long>(row.jobs_queued),
+             static_cast<long long>(row.jobs_gated));
+  }
+  f.close();
+}
+
+void write_results(const std::string& directory, const SimulationResults& results, const Summary& summary,
+                   const Outputs& outputs) {
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  if (ec) throw std::runtime_error(directory + ": cannot create the output directory: " + ec.message());
+  const std::filesystem::path dir(directory);
+  write_file((dir / "summary.json").string(), summary_to_json(summary).dump(2) + '\n');
+  if (outputs.events) write_events_csv((dir / "events.csv").string(), results);
+  if (outputs.requests) write_requests_csv((dir / "requests.csv").string(), results);
+  if (outputs.batches) write_batches_csv((dir / "batches.csv").string(), results);
+  if (outputs.jobs && results.batch_system) write_jobs_csv((dir / "jobs.csv").string(), results);
+  if (outputs.timeseries && results.scraped) write_timeseries_csv((dir / "timeseries.csv").string(), results);
+  if (outputs.metrics) {
+    for (std::size_t server = 0; server < summary.server_names.size(); ++server) {
+      const auto path = dir / ("metrics-" + summary.server_names[server] + ".prom");
+      write_file(path.string(), triton_prometheus_text(summary, static_cast<int>(server)));
+    }
+  }
+}
+
+}  // namespace sonicsim

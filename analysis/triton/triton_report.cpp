@@ -1,0 +1,174 @@
+#include "analysis/triton/triton_report.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace sonicsim {
+namespace {
+
+using nlohmann::json;
+
+json duration_json(const TritonDuration& d) { return {{"count", d.count}, {"ns", d.ns}}; }
+
+json model_stats_json(const Summary& s, const TritonModelStats& m) {
+  json batches = json::array();
+  for (const auto& [size, b] : m.batch_stats)
+    batches.push_back({{"batch_size", size},
+                       {"compute_input", duration_json(b.compute_input)},
+                       {"compute_infer", duration_json(b.compute_infer)},
+                       {"compute_output", duration_json(b.compute_output)}});
+  const TritonDuration none;
+  return {
+      {"name", s.model_names[m.model]},
+      {"version", "1"},
+      {"last_inference", static_cast<std::uint64_t>(m.last_inference_s * 1e3)},  // ms from the start of the run
+      {"inference_count", m.inference_count},
+      {"execution_count", m.execution_count},
+      {"inference_stats",
+       {{"success", duration_json(m.success)},
+        {"fail", duration_json(m.fail)},
+        {"queue", duration_json(m.queue)},
+        {"compute_input", duration_json(m.compute_input)},
+        {"compute_infer", duration_json(m.compute_infer)},
+        {"compute_output", duration_json(m.compute_output)},
+        {"cache_hit", duration_json(none)},
+        {"cache_miss", duration_json(none)}}},
+      {"batch_stats", batches},
+      {"pending_request_count", m.pending},
+  };
+}
+
+// Prometheus label values escape backslash, double quote and newline.
+std::string label_value(const std::string& v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+struct Family {
+  const char* name;
+  const char* type;
+  const char* help;
+};
+
+class PromWriter {
+ public:
+  void family(const Family& f) {
+    text_ += std::string("# HELP ") + f.name + " " + f.help + "\n# TYPE " + f.name + " " + f.type + "\n";
+    name_ = f.name;
+  }
+  void sample(const std::string& labels, std::uint64_t value) { sample(labels, std::to_string(value)); }
+  void sample(const std::string& labels, const std::string& value) {
+    text_ += name_ + "{" + labels + "} " + value + "\n";
+  }
+  std::string take() { return std::move(text_); }
+
+ private:
+  std::string text_;
+  std::string name_;
+};
+
+}  // namespace
+
+std::string simulated_gpu_uuid(const Summary& s, int server, int gpu) {
+  return "GPU-" + s.server_names[server] + "-" + std::to_string(gpu);
+}
+
+json triton_statistics_json(const Summary& s) {
+  json servers = json::array();
+  for (std::size_t server = 0; server < s.server_names.size(); ++server) {
+    json models = json::array();
+    for (const TritonModelStats& m : s.triton)
+      if (m.server == static_cast<int>(server)) models.push_back(model_stats_json(s, m));
+    servers.push_back({{"server", s.server_names[server]}, {"model_stats", models}});
+  }
+  return {{"servers", servers}};
+}
+
+std::string triton_prometheus_text(const Summary& s, int server) {
+  std::vector<const TritonModelStats*> models;
+  for (const TritonModelStats& m : s.triton)
+    if (m.server == server) models.push_back(&m);
+  auto model_labels = [&](const TritonModelStats& m) {
+    return "model=\"" + label_value(s.model_names[m.model]) + "\",version=\"1\"";
+  };
+  auto series_labels = [&](const TritonModelStats& m, int gpu) {
+    std::string labels = model_labels(m);
+    if (gpu >= 0) labels += ",gpu_uuid=\"" + label_value(simulated_gpu_uuid(s, server, gpu)) + "\"";
+    return labels;
+  };
+
+  PromWriter out;
+  out.family({"nv_inference_request_success", "counter", "Number of successful inference requests, all batch sizes"});
+  for (const auto* m : models)
+    for (const auto& [gpu, c] : m->series) out.sample(series_labels(*m, gpu), c.request_success);
+  // All four reasons exist from load; REJECTED (queue timeouts) comes from the model reporter.
+  out.family({"nv_inference_request_failure", "counter", "Number of failed inference requests, all batch sizes"});
+  for (const auto* m : models)
+    for (const char* reason : {"REJECTED", "CANCELED", "BACKEND", "OTHER"})
+      out.sample(model_labels(*m) + ",reason=\"" + reason + "\"",
+                 std::string(reason) == "REJECTED" ? m->failure_rejected : 0);
+
+  using Counter = std::uint64_t TritonPromSeries::*;
+  const std::pair<Family, Counter> counters[] = {
+      {{"nv_inference_count", "counter", "Number of inferences performed (does not include cached requests)"},
+       &TritonPromSeries::inference_count},
+      {{"nv_inference_exec_count", "counter", "Number of model executions performed (does not include cached requests)"},
+       &TritonPromSeries::exec_count},
+      {{"nv_inference_request_duration_us", "counter", "Cumulative inference request duration in microseconds"},
+       &TritonPromSeries::request_duration_us},
+      {{"nv_inference_queue_duration_us", "counter", "Cumulative inference queuing duration in microseconds"},
+       &TritonPromSeries::queue_duration_us},
+      {{"nv_inference_compute_input_duration_us", "counter", "Cumulative compute input duration in microseconds"},
+       &TritonPromSeries::compute_input_duration_us},
+      {{"nv_inference_compute_infer_duration_us", "counter", "Cumulative compute inference duration in microseconds"},
+       &TritonPromSeries::compute_infer_duration_us},
+      {{"nv_inference_compute_output_duration_us", "counter", "Cumulative compute output duration in microseconds"},
+       &TritonPromSeries::compute_output_duration_us},
+  };
+  for (const auto& [family, counter] : counters) {
+    out.family(family);
+    for (const auto* m : models)
+      for (const auto& [gpu, c] : m->series) out.sample(series_labels(*m, gpu), c.*counter);
+  }
+  out.family({"nv_inference_pending_request_count", "gauge",
+              "Instantaneous number of pending requests awaiting execution per-model."});
+  for (const auto* m : models) out.sample(model_labels(*m), std::to_string(m->pending));
+
+  // Mean over the run, as a plain decimal: perf_analyzer's regex takes no exponent.
+  out.family({"nv_gpu_utilization", "gauge", "GPU utilization rate [0.0 - 1.0)"});
+  for (const GpuUtilization& g : s.gpus) {
+    if (g.server != s.server_names[server]) continue;
+    char value[32];
+    std::snprintf(value, sizeof value, "%.6f", g.utilization);
+    out.sample("gpu_uuid=\"" + label_value(simulated_gpu_uuid(s, server, g.gpu)) + "\"", value);
+  }
+  return out.take();
+}
+
+std::string format_triton_summary(const Summary& s) {
+  std::string out;
+  char line[320];
+  for (const TritonModelStats& m : s.triton) {
+    const double n = static_cast<double>(m.success.count);
+    const double queue_ms = n ? m.queue.ns / n / 1e6 : 0;
+    const double compute_ms = n ? (m.compute_input.ns + m.compute_infer.ns + m.compute_output.ns) / n / 1e6 : 0;
+    const double mean_batch = m.execution_count ? static_cast<double>(m.inference_count) / m.execution_count : 0;
+    std::snprintf(line, sizeof line,
+                  "  %s/%s: %" PRIu64 " ok, %" PRIu64 " failed, %" PRIu64
+                  " executions (%.2f inferences each), queue %.3f ms, compute %.3f ms per request\n",
+                  s.server_names[m.server].c_str(), s.model_names[m.model].c_str(), m.success.count, m.fail.count,
+                  m.execution_count, mean_batch, queue_ms, compute_ms);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace sonicsim

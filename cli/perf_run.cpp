@@ -1,0 +1,41 @@
+#include "cli/perf_run.hpp"
+
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include "analysis/outputs/output_file.hpp"
+#include "analysis/outputs/perf_report.hpp"
+#include "cli/processes/isolated_run.hpp"
+#include "sim/perf_simulation.hpp"
+
+namespace sonicsim::cli {
+
+int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool quiet) {
+  const PerfAnalyzerLoad& load = *scenario.perf_analyzer;
+  std::vector<PerfRow> rows;
+  std::int64_t failed = 0;
+  for (std::size_t level = 0; level < load.levels.size(); ++level) {
+    const std::string text = run_isolated([&]() {
+      const PerfMeasurement m = simulate_perf_level(scenario, level);
+      return nlohmann::json{{"row", perf_row(m)}, {"failed", m.failed}}.dump();
+    });
+    const nlohmann::json result = nlohmann::json::parse(text);
+    rows.push_back(result.at("row").get<PerfRow>());
+    failed += result.at("failed").get<std::int64_t>();
+  }
+  if (!quiet) {
+    std::cout << "perf_analyzer load on model \"" << scenario.models[load.model].name << "\", batch size "
+              << load.batch_size << ", " << load.windows << " x " << load.measurement_interval_s
+              << " s windows after " << load.warmup_s << " s of warm-up\n\n"
+              << format_perf_table(load.mode, rows);
+    if (failed) std::cout << "\n" << failed << " requests failed inside the windows (left out of the latencies)\n";
+  }
+  if (!csv_path.empty()) {
+    write_file(csv_path, perf_csv(load.mode, rows));
+    if (!quiet) std::cout << "\nperf_analyzer CSV written to " << csv_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace sonicsim::cli

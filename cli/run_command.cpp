@@ -1,0 +1,88 @@
+#include "cli/run_command.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "analysis/outputs/result_writers.hpp"
+#include "analysis/summary/summary.hpp"
+#include "cli/command_line.hpp"
+#include "cli/overrides.hpp"
+#include "cli/perf_run.hpp"
+#include "models/scenario/scenario_parser.hpp"
+#include "sim/simulation.hpp"
+
+namespace sonicsim::cli {
+namespace po = boost::program_options;
+
+int run_command(const std::vector<std::string>& args) {
+  po::options_description options("sonicsim run SCENARIO.json [options]");
+  std::string output, perf_csv_path;
+  std::vector<std::string> sets;
+  options.add_options()
+      ("help,h", "show this help")
+      ("output,o", po::value(&output), "directory for summary.json, events.csv, requests.csv, batches.csv")
+      ("perf-csv", po::value(&perf_csv_path), "perf_analyzer loads: write perf_analyzer's CSV (-f) to this file")
+      ("seed", po::value<std::string>(), "random seed (overrides /simulation/seed)")
+      ("latency-quantile", po::value<double>(),
+       "use this quantile (e.g. 0.025, 0.975) of each calibrated kernel latency's bootstrap band (overrides "
+       "/simulation/latency_quantile)")
+      ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
+      ("precision", po::value<std::string>(),
+       "stop once the steady-state mean per-event time is known to this relative half-width of its 95% interval, "
+       "e.g. 1% or 0.01 (sets /simulation/stop_at_precision)")
+      ("max-time", po::value<std::string>(), "with --precision: stop at this simulated time at the latest, e.g. 2h")
+      ("quiet,q", "print nothing but errors");
+  std::string scenario_path;
+  const auto parsed = parse_command_line(args, options, "scenario", po::value(&scenario_path), 1);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  if (scenario_path.empty()) throw po::error("missing the scenario file (sonicsim run SCENARIO.json)");
+
+  auto overrides = parse_overrides(sets);
+  if (vm.count("seed"))
+    overrides.emplace_back("/simulation/seed", std::to_string(seed_option(vm["seed"].as<std::string>(), "--seed")));
+  if (vm.count("latency-quantile")) {
+    const double q = vm["latency-quantile"].as<double>();
+    if (!(q > 0 && q < 1)) throw po::error("--latency-quantile expects a quantile level strictly between 0 and 1");
+    overrides.emplace_back("/simulation/latency_quantile", nlohmann::json(q).dump());
+  }
+  if (vm.count("max-time") && !vm.count("precision")) throw po::error("--max-time goes with --precision");
+  if (vm.count("precision")) {
+    const std::string text = vm["precision"].as<std::string>();
+    char* end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    nlohmann::json rule{{"relative_half_width", !text.empty() && *end == '\0' ? nlohmann::json(number) : nlohmann::json(text)}};
+    if (vm.count("max-time")) rule["max_time"] = vm["max-time"].as<std::string>();
+    overrides.emplace_back("/simulation/stop_at_precision", rule.dump());
+  }
+  const Scenario scenario = load_scenario(scenario_path, overrides);
+  if (scenario.perf_analyzer) {
+    if (!output.empty()) throw po::error("--output applies to grid-job workloads; use --perf-csv FILE for a perf_analyzer load");
+    return run_perf_levels(scenario, perf_csv_path, vm.count("quiet") > 0);
+  }
+  if (!perf_csv_path.empty())
+    throw po::error("--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");
+  for (const Module& m : scenario.workload.modules) {
+    const auto* inference = std::get_if<InferenceModule>(&m);
+    const int max_batch = inference ? scenario.models[inference->model].max_batch_size : 0;
+    if (inference && max_batch > 0 && inference->items_per_request > max_batch)  // 0: no batch dimension
+      std::cerr << "sonicsim: warning: module \"" << inference->name << "\" sends requests of "
+                << inference->items_per_request << " items but model \"" << scenario.models[inference->model].name
+                << "\" has max_batch_size " << scenario.models[inference->model].max_batch_size
+                << ": the server rejects them\n";
+  }
+
+  const SimulationResults results = simulate(scenario);
+  const Summary summary = summarize(results);
+  if (!vm.count("quiet")) std::cout << format_summary(summary);
+  if (!output.empty()) {
+    write_results(output, results, summary, scenario.simulation.outputs);
+    if (!vm.count("quiet")) std::cout << "\nresults written to " << output << "/\n";
+  }
+  return 0;
+}
+
+}  // namespace sonicsim::cli

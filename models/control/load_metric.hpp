@@ -1,0 +1,28 @@
+#pragma once
+// SuperSONIC's server load metric (helm/supersonic templates/_helpers/_scaling-metric.tpl, restated
+// in supersonic-deployment.md §1.5), the one its Envoy gate and KEDA both read:
+//
+//   sum(rate(nv_inference_queue_duration_us[30s])) / sum(rate(nv_inference_exec_count[30s]) * 1000 + 0.001)
+//
+// over every series of the deployment: one per pod, model and GPU (Triton labels its counters with
+// model, version and gpu_uuid), so the 0.001 is added once per denominator series. PromQL's sum
+// leaves out series with no rate (fewer than two samples in the window); with none left it has no
+// value. The result is in milliseconds: mean queue time per request times requests per execution.
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "models/control/prometheus_rate.hpp"
+
+namespace sonicsim {
+
+using PromSeries = std::vector<PromSample>;
+
+// sum(rate(series[range])) at `at_ms`: no value when no series has one.
+std::optional<double> sum_of_rates(std::span<const PromSeries> series, std::int64_t at_ms, std::int64_t range_ms);
+
+std::optional<double> supersonic_load_ms(std::span<const PromSeries> queue_duration_us,
+                                         std::span<const PromSeries> exec_count, std::int64_t at_ms,
+                                         std::int64_t range_ms = 30'000);
+
+}  // namespace sonicsim

@@ -1,0 +1,32 @@
+#pragma once
+// How a scenario names its servers' accelerators, and so how its outputs name them. A server's
+// device may be any accelerator (GPU, FPGA, IPU); scenarios that say "device" get outputs that say
+// "device", and scenarios written with the older GPU names keep theirs, byte for byte.
+#include <optional>
+
+#include "models/io/json_reader.hpp"
+
+namespace sonicsim {
+
+enum class DeviceNaming { Gpu, Device };
+
+struct DeviceWords {
+  const char* key;     // JSON keys and CSV columns: "gpu" / "device"
+  const char* plural;  // "gpus" / "devices"
+  const char* label;   // in a sentence: "GPU" / "device"
+  const char* title;   // at the start of a line: "GPU" / "Device"
+};
+
+DeviceWords device_words(DeviceNaming naming);
+
+// A key with a general name and its older GPU-only synonym: exactly one of the two, or neither
+// when not required.
+std::optional<JsonNode> either_name(const JsonNode& node, const char* name, const char* older_name, bool required);
+
+// The naming a parsed scenario document uses: "device", "devices_per_server",
+// "kernel_latency_by_device", "instances_per_device" and costs' "device_hour", or their GPU
+// synonyms; one naming throughout, since its outputs follow it. Scenarios that use neither (a
+// perf_analyzer scenario names its device with either) are Gpu.
+DeviceNaming read_device_naming(const JsonNode& root);
+
+}  // namespace sonicsim

@@ -1,0 +1,113 @@
+#include "models/scenario/scenario_triton.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <vector>
+
+#include "models/io/limits.hpp"
+#include "models/scenario/device_naming.hpp"
+#include "models/triton/config_pbtxt.hpp"
+#include "models/triton/model_config_json.hpp"
+
+namespace sonicsim {
+namespace {
+
+std::vector<const ServerGroup*> groups_serving(const Platform& platform, const std::string& model) {
+  std::vector<const ServerGroup*> out;
+  for (const ServerGroup& group : platform.servers)
+    if (std::find(group.models.begin(), group.models.end(), model) != group.models.end()) out.push_back(&group);
+  return out;
+}
+
+std::string gpus_description(const ServerGroup& group) {
+  const int n = group.gpus_per_server;
+  return "server group \"" + group.name + "\" has " + std::to_string(n) + (n == 1 ? " GPU" : " GPUs") +
+         " per server, ids 0 to " + std::to_string(n - 1);
+}
+
+// The file wins: the scenario may not restate what it sets, except an equal max_batch_size.
+triton::ModelConfig read_from_file(const JsonNode& node, const JsonNode& file_key, const std::string& scenario_file,
+                                   ModelSpec& model) {
+  for (const char* key : {"dynamic_batching", "instance_group", "instances_per_device", "instances_per_gpu"})
+    if (auto conflicting = node.find(key))
+      conflicting->fail(std::string("\"") + key + "\" cannot be used with \"triton_config\": the file sets the "
+                        "scheduling and the instances");
+  model.triton_config_path = path_beside(scenario_file, file_key.string());
+  const std::filesystem::path path = model.triton_config_path;
+  if (!std::filesystem::is_regular_file(path) || !std::ifstream(path))
+    file_key.fail("cannot open the Triton model configuration \"" + model.triton_config_path + "\"");
+  triton::ModelConfig config = triton::read_triton_config(model.triton_config_path, model.name);
+  if (auto mbs = node.find("max_batch_size")) {
+    const int value = mbs->int_at_least(0);
+    if (value != config.max_batch_size)
+      mbs->fail("expected " + std::to_string(config.max_batch_size) + ", the max_batch_size of \"" +
+                model.triton_config_path + "\" (or no max_batch_size here), got " + std::to_string(value));
+  }
+  return config;
+}
+
+triton::ModelConfig read_inline(const JsonNode& node, const std::string& scenario_file, ModelSpec& model) {
+  triton::ModelConfig config;
+  config.name = model.name;
+  config.max_batch_size = node.at("max_batch_size").int_at_least(1);  // bounded by validate_model_config
+  if (node.find("instance_group")) {
+    for (const char* key : {"instances_per_device", "instances_per_gpu"})
+      if (auto conflicting = node.find(key))
+        conflicting->fail(std::string("\"") + key + "\" cannot be used with \"instance_group\", which places the "
+                          "instances itself");
+  } else {
+    model.instances_per_gpu =
+        either_name(node, "instances_per_device", "instances_per_gpu", true)->int_in(1, limits::kMaxInstancesPerGroup);
+  }
+  triton::read_inline_triton_config(node, config);
+  triton::validate_model_config(config, triton::ConfigSource{scenario_file, node.pointer()});
+  return config;
+}
+
+}  // namespace
+
+void read_model_triton_settings(const JsonNode& node, const Platform& platform, const std::string& scenario_file,
+                                ModelSpec& model) {
+  const auto file_key = node.find("triton_config");
+  triton::ModelConfig config =
+      file_key ? read_from_file(node, *file_key, scenario_file, model) : read_inline(node, scenario_file, model);
+  const triton::ConfigSource source =
+      file_key ? triton::ConfigSource{model.triton_config_path, std::nullopt} : triton::ConfigSource{scenario_file, node.pointer()};
+
+  const auto serving = groups_serving(platform, model.name);
+  for (const ServerGroup* group : serving)
+    triton::validate_instance_gpus(config, group->gpus_per_server, source, gpus_description(*group));
+  // The listed GPUs exist on every serving server, so the fewest GPUs resolve KIND_AUTO as all
+  // would. A model no server serves never runs; resolve it as if its listed GPUs existed.
+  int gpu_count = std::numeric_limits<int>::max();
+  for (const ServerGroup* group : serving) gpu_count = std::min(gpu_count, group->gpus_per_server);
+
+  const bool instances_configured = file_key || node.find("instance_group");
+  triton::normalize_model_config(config, gpu_count);
+  model.max_batch_size = config.max_batch_size;
+  // Without instance groups, instances_per_gpu places the instances, as before instance_group existed.
+  if (instances_configured) model.instance_groups = config.instance_groups;
+  model.dynamic_batching = config.dynamic_batching;
+  if (!config.inputs.empty() || !config.outputs.empty()) model.shapes = tensor_bytes(config, source);
+
+  if (auto wakeup = node.find("batcher_wakeup")) {
+    const std::string name = wakeup->string();
+    if (name == "literal")
+      model.batcher_wakeup = triton::BatcherWakeup::Literal;
+    else if (name != "idealised")
+      wakeup->fail("expected \"idealised\" or \"literal\", got \"" + name + "\"");
+  }
+}
+
+void check_cpu_instance_latency(const JsonNode& node, const ModelSpec& model) {
+  if (model.kernel_latency || model.kernel_latency_by_gpu.count("cpu")) return;
+  for (const triton::InstanceGroup& group : model.instance_groups)
+    if (!group.passive && (group.kind == triton::InstanceKind::Cpu || group.kind == triton::InstanceKind::Model))
+      node.fail("instance group \"" + group.name + "\" has kind " + triton::kind_name(group.kind) +
+                ": its instances run on the server's CPU, so expected a \"cpu\" entry in \"kernel_latency_by_gpu\" "
+                "or a \"kernel_latency\"");
+}
+
+}  // namespace sonicsim

@@ -1,0 +1,99 @@
+#include "sim/client/perf_client.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace sonicsim::sim {
+namespace sg4 = simgrid::s4u;
+
+PerfClients::PerfClients(const Scenario& scenario, sg4::Host* host, std::vector<std::unique_ptr<InferenceServer>>& servers,
+                         RequestBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement)
+    : scenario_(scenario),
+      load_(*scenario.perf_analyzer),
+      host_(host),
+      servers_(servers),
+      balancer_(balancer),
+      balance_rng_(balancing_seed(scenario.simulation.seed, 0)),
+      recorder_(recorder),
+      level_(level),
+      measurement_(measurement),
+      rng_(scenario.simulation.seed) {}
+
+void PerfClients::start() {
+  if (load_.mode == PerfLoadMode::Concurrency) {
+    for (int c = 0; c < static_cast<int>(level_); ++c)
+      sg4::Actor::create("perf-client-" + std::to_string(c), host_, [this, c]() { closed_loop(c); })->daemonize();
+  } else {
+    sg4::Actor::create("perf-generator", host_, [this]() { generate_requests(); })->daemonize();
+  }
+}
+
+void PerfClients::closed_loop(int client) {
+  for (;;) one_request(client);
+}
+
+// perf_analyzer schedules sends at k / rate (constant) or with exponential gaps (Poisson); each
+// request runs on its own, so a slow response does not delay the next send.
+void PerfClients::generate_requests() {
+  double at = 0;
+  for (int k = 0;; ++k) {
+    at = load_.distribution == RequestDistribution::Constant ? k / level_
+                                                              : at - std::log(rng_.uniform_open_zero()) / level_;
+    sg4::this_actor::sleep_until(at);
+    sg4::Actor::create("perf-request", host_, [this, k]() { one_request(k); })->daemonize();
+  }
+}
+
+sg4::Mailbox* PerfClients::take_mailbox() {
+  if (!free_mailboxes_.empty()) {
+    sg4::Mailbox* m = free_mailboxes_.back();
+    free_mailboxes_.pop_back();
+    return m;
+  }
+  return sg4::Mailbox::by_name("perf-response-" + std::to_string(next_mailbox_++));
+}
+
+void PerfClients::one_request(int client) {
+  const ModelSpec& model = scenario_.models[load_.model];
+  const double start = sg4::Engine::get_clock();
+  if (load_.client_send_s > 0) sg4::this_actor::sleep_for(load_.client_send_s);
+  const double sent = sg4::Engine::get_clock();
+
+  InFlightRequest* r = recorder_.new_request();
+  RequestRecord& rec = r->record;
+  rec.job = client;
+  rec.event = next_request_++;
+  rec.model = load_.model;
+  rec.items = load_.batch_size;
+  rec.input_bytes = rec.items * model.input_bytes_per_item;
+  rec.output_bytes = rec.items * model.output_bytes_per_item;
+  rec.server = balancer_.pick(load_.model, client, &balance_rng_);
+  rec.sent_s = sent;
+  r->client = host_;
+  r->reply_to = take_mailbox();
+  sg4::Mailbox* inbox = r->reply_to;
+  InferenceServer& server = *servers_[rec.server];
+  recorder_.request_sent(*r);
+  sg4::Comm::sendto(host_, server.host(), static_cast<std::uint64_t>(rec.input_bytes));
+  server.receive(r);
+  InFlightRequest* answer = inbox->get<InFlightRequest>();
+  free_mailboxes_.push_back(inbox);
+  answer->record.received_s = sg4::Engine::get_clock();
+  balancer_.answered(answer->record.server);
+  const bool failed = answer->record.status != RequestStatus::Completed;
+  recorder_.request_answered(answer);
+
+  const double received = sg4::Engine::get_clock();
+  if (load_.client_recv_s > 0) sg4::this_actor::sleep_for(load_.client_recv_s);
+  const double end = sg4::Engine::get_clock();
+  if (end < load_.warmup_s || end >= load_.end_s()) return;  // only requests ending inside the windows
+  if (failed) {
+    ++measurement_.failed;
+    return;
+  }
+  measurement_.latencies_ns.push_back(triton_timestamp_ns(end) - triton_timestamp_ns(start));
+  measurement_.send_ns += triton_timestamp_ns(sent) - triton_timestamp_ns(start);
+  measurement_.recv_ns += triton_timestamp_ns(end) - triton_timestamp_ns(received);
+}
+
+}  // namespace sonicsim::sim
