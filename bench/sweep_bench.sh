@@ -2,7 +2,7 @@
 # Wall time of a 100-point sweep (ProtoDUNE 2021 with 20 to 200 jobs and 1 to 10 ms of WAN
 # latency; 0.1 to 1.4 s a point on one core) on 1 and 2 local processes and through Slurm, one
 # point per array task and ten. With SLURM_CONF set it uses that cluster; otherwise, as root, it starts
-# the single-node test cluster of tests/slurm_cluster.sh for the run.
+# the single-node test cluster of tests/cli/slurm_cluster.sh for the run.
 #
 #   bash bench/sweep_bench.sh build/sonicsim [--partition P]
 set -euo pipefail
@@ -12,7 +12,7 @@ chmod 755 "$work"
 cp "$1" "$work/sonicsim"  # a copy: the array tasks must not see a rebuild mid-way
 sonicsim=$work/sonicsim
 shift
-source "$repo/tests/slurm_cluster.sh"
+source "$repo/tests/cli/slurm_cluster.sh"
 trap 'slurm_stop; rm -rf "$work"' EXIT
 if [ -z "${SLURM_CONF:-}" ]; then slurm_start "$work/cluster"; fi
 grid=(--set /workload/jobs=20:200:20 --set /platform/wan/latency=1ms,2ms,3ms,4ms,5ms,6ms,7ms,8ms,9ms,10ms

@@ -13,7 +13,7 @@ jobs=$(nproc)
 # -O1 keeps the instrumented build affordable on two cores; line tables name the lines in reports.
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DSONICSIM_SANITIZE=ON \
   -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" > /dev/null
-cmake --build "$build" -j "$jobs" --target sonicsim_tests sonicsim fuzz_scenario fuzz_config_pbtxt fuzz_measurements fuzz_logs
+cmake --build "$build" -j "$jobs" --target sonicsim_model_tests sonicsim_analysis_tests sonicsim_sim_tests sonicsim_cli_tests sonicsim fuzz_scenario fuzz_config_pbtxt fuzz_measurements fuzz_logs
 
 # SimGrid switches between actor stacks itself, which ASan cannot follow for stack-use-after-return;
 # leaks are SimGrid's own at exit (its engine and actors are process-wide).
@@ -28,18 +28,24 @@ quiet_asan_notes() { grep -v -e "ASan is ignoring requested __asan_handle_no_ret
 # Test cases in the "large" suite measure statistics over 10^5 simulated jobs or requests: minutes
 # under ASan, for code the bundled scenarios below run too (cms-t2-waves: the batch system and
 # least_request).
-# One process per core, taking the test cases in turn, one doctest run each (--first/--last over the
-# cases in file order): the two coverage cases take minutes each under ASan and sit side by side.
-# On two cores: 423 s, against 497 s for two processes of four contiguous slices each and about
-# 570 s for one process.
-tests=(./sonicsim_tests --minimal --test-suite-exclude=large)
-cases=$(cd "$build/tests" && "${tests[@]}" --count | sed -n 's/.*passing the current filters: //p')
-run_cases_in_turn() {  # worker $1 of $jobs runs cases $1 + 1, $1 + 1 + jobs, ...
-  for ((case_number = $1 + 1; case_number <= cases; case_number += jobs)); do
-    (cd "$build/tests" && "${tests[@]}" --first="$case_number" --last="$case_number")
+# One process per core, taking the test cases of every layer's binary in turn, one doctest run each
+# (--first/--last over a binary's cases in file order): the two coverage cases take minutes each under
+# ASan and sit side by side. On two cores: 423 s, against 497 s for two processes of four contiguous
+# slices each and about 570 s for one process.
+binaries=(sonicsim_model_tests sonicsim_analysis_tests sonicsim_sim_tests sonicsim_cli_tests)
+options=(--minimal --test-suite-exclude=large)
+runs=()  # "binary case_number", every case of every binary
+for binary in "${binaries[@]}"; do
+  count=$(cd "$build/tests" && "./$binary" "${options[@]}" --count | sed -n 's/.*passing the current filters: //p')
+  for ((case_number = 1; case_number <= count; ++case_number)); do runs+=("$binary $case_number"); done
+done
+run_cases_in_turn() {  # worker $1 of $jobs runs runs[$1], runs[$1 + jobs], ...
+  for ((i = $1; i < ${#runs[@]}; i += jobs)); do
+    read -r binary case_number <<<"${runs[i]}"
+    (cd "$build/tests" && "./$binary" "${options[@]}" --first="$case_number" --last="$case_number")
   done
 }
-echo "sanitize: unit tests ($cases cases, $jobs processes)"
+echo "sanitize: unit tests (${#runs[@]} cases, $jobs processes)"
 workers=()
 for ((worker = 0; worker < jobs; ++worker)); do
   run_cases_in_turn "$worker" 2> >(quiet_asan_notes) &
@@ -64,7 +70,7 @@ for scenario in scenarios/*.json tests/data/regression/*.json; do
 done
 
 echo "sanitize: hostile input"
-SONICSIM_SANITIZED=1 python3 tests/hostile_input.py "$build/sonicsim" .
+SONICSIM_SANITIZED=1 python3 tests/cli/hostile_input.py "$build/sonicsim" .
 
 if [ "$fuzz_seconds" -gt 0 ]; then
   echo "sanitize: fuzzing, $fuzz_seconds s per target"

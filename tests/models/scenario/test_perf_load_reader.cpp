@@ -1,0 +1,35 @@
+// The scenario's "perf_analyzer" section: exactly one of it and "workload", and its own errors
+// name their JSON path.
+#include <doctest/doctest.h>
+
+#include "models/io/json_reader.hpp"
+#include "tests/support/scenario_support.hpp"
+
+using namespace sonicsim;
+using nlohmann::json;
+
+namespace {
+
+json perf_scenario(json load) {
+  json d = test::base_scenario();
+  d.erase("workload");
+  d["perf_analyzer"] = std::move(load);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("perf scenario: exactly one of workload and perf_analyzer; the load's own errors name the path") {
+  json both = perf_scenario({{"model", "m"}, {"concurrency", {1}}});
+  both["workload"] = test::base_scenario()["workload"];
+  CHECK_THROWS_WITH_AS(test::parse(both), doctest::Contains("exactly one of \"workload\""), InputError);
+  CHECK_THROWS_WITH_AS(test::parse(perf_scenario({{"model", "nope"}, {"concurrency", {1}}})),
+                       doctest::Contains("/perf_analyzer/model"), InputError);
+  CHECK_THROWS_WITH_AS(test::parse(perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"request_rate", {5}}})),
+                       doctest::Contains("exactly one of \"concurrency\" and \"request_rate\""), InputError);
+  CHECK_THROWS_WITH_AS(test::parse(perf_scenario({{"model", "m"}, {"concurrency", {0}}})),
+                       doctest::Contains("/perf_analyzer/concurrency/0"), InputError);
+  CHECK_THROWS_WITH_AS(
+      test::parse(perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"request_distribution", "poisson"}})),
+      doctest::Contains("request_rate loads only"), InputError);
+}

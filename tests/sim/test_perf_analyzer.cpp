@@ -1,0 +1,134 @@
+// The perf_analyzer-like load mode: closed forms of whole runs (same network conventions as
+// test_simulation.cpp: CM02, no TCP window, so a transfer of S bytes over latency L and bottleneck B
+// takes L + S/B).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "analysis/outputs/perf_report.hpp"
+#include "cli/processes/isolated_run.hpp"
+#include "models/io/json_reader.hpp"
+#include "sim/perf_simulation.hpp"
+#include "tests/support/simulation_support.hpp"
+
+using namespace sonicsim;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kOneWayLatency = 10e-6 + 100e-6 + 1e-3 + 10e-6;  // base scenario's route
+constexpr double kBottleneck = 1e9 / 8;                           // its 1 Gbps site uplink, bytes/s
+
+json perf_scenario(json load) {
+  json d = test::base_scenario();
+  d.erase("workload");
+  d["perf_analyzer"] = std::move(load);
+  return d;
+}
+
+struct LevelResult {
+  PerfRow row;
+  std::int64_t completed = 0;
+};
+
+LevelResult run_level(const json& document, std::size_t level = 0) {
+  const Scenario scenario = test::parse(document);
+  const json j = json::parse(run_isolated([&]() {
+    const PerfMeasurement m = simulate_perf_level(scenario, level);
+    return json{{"row", perf_row(m)}, {"completed", m.latencies_ns.size()}}.dump();
+  }));
+  return {j.at("row").get<PerfRow>(), j.at("completed").get<std::int64_t>()};
+}
+
+}  // namespace
+
+TEST_CASE("perf, one client: latency = send + upload + tau(b) + download + recv; throughput = b / latency") {
+  const int b = 10;
+  const json load = {{"model", "m"},          {"batch_size", b},           {"concurrency", {1}},
+                     {"warmup", "1s"},        {"measurement_interval", "2s"}, {"windows", 3},
+                     {"client_send", "20us"}, {"client_recv", "10us"}};
+  const LevelResult r = run_level(perf_scenario(load));
+  const double tau = 1e-3 + 10e-6 * b;
+  const double up = kOneWayLatency + b * 4000.0 / kBottleneck;
+  const double down = kOneWayLatency + b * 400.0 / kBottleneck;
+  const double latency = 20e-6 + up + tau + down + 10e-6;
+  // Request k (from 1) ends at k * latency; those ending in [1 s, 7 s) are counted.
+  const auto completed = static_cast<std::int64_t>(std::ceil(7 / latency) - std::ceil(1 / latency));
+  CHECK(r.completed == completed);
+  CHECK(r.row.inferences_per_s == doctest::Approx(completed * b / 6.0));
+  CHECK(std::abs(r.row.p50_us - static_cast<std::int64_t>(latency * 1e6)) <= 1);
+  CHECK(r.row.p99_us == r.row.p50_us);
+  CHECK(r.row.server_queue_us == 0);
+  CHECK(std::abs(r.row.server_compute_infer_us - static_cast<std::int64_t>(tau * 1e6)) <= 1);
+  CHECK(r.row.client_send_us == 20);
+  CHECK(r.row.client_recv_us == 10);
+  CHECK(std::abs(r.row.network_server_us - static_cast<std::int64_t>((up + down) * 1e6)) <= 2);
+}
+
+TEST_CASE("perf, concurrency 8 on a saturated instance: throughput 1/tau and, by Little's law, latency 8 tau") {
+  json d = perf_scenario({{"model", "m"},
+                          {"concurrency", {8}},
+                          {"warmup", "2s"},
+                          {"measurement_interval", "5s"},
+                          {"windows", 3}});
+  d["models"]["m"]["kernel_latency"]["intercept"] = "20ms";  // far longer than the 2.3 ms round trip
+  const LevelResult r = run_level(d);
+  const double tau = 20e-3 + 10e-6;
+  CHECK(r.row.inferences_per_s == doctest::Approx(1 / tau).epsilon(0.005));
+  CHECK(r.row.avg_us * 1e-6 == doctest::Approx(8 * tau).epsilon(0.005));
+  CHECK(r.row.server_compute_infer_us == doctest::Approx(tau * 1e6).epsilon(0.001));
+}
+
+TEST_CASE("perf, Poisson request rate on max_batch_size 1: Server Queue is M/D/1's mean wait (P-K)") {
+  const double tau = 1e-3 + 10e-6;  // batch 1
+  const double rho = 0.6;
+  json d = perf_scenario({{"model", "m"},
+                          {"request_rate", {rho / tau}},
+                          {"request_distribution", "poisson"},
+                          {"warmup", "5s"},
+                          {"measurement_interval", "100s"},
+                          {"windows", 2}});
+  d["models"]["m"]["max_batch_size"] = 1;
+  const LevelResult r = run_level(d);
+  const double expected_wait = rho * tau / (2 * (1 - rho));  // Pollaczek-Khinchine, deterministic service
+  CHECK(r.row.server_queue_us * 1e-6 == doctest::Approx(expected_wait).epsilon(0.03));
+  CHECK(r.row.inferences_per_s == doctest::Approx(rho / tau).epsilon(0.01));
+}
+
+namespace {
+
+// Inferences/s at concurrency `clients`, batch `batch_size`, with or without Triton's dynamic
+// batcher (no delay, preferred sizes defaulting to max_batch_size).
+double inferences_per_s(int clients, int batch_size, int max_batch_size, bool dynamic_batching) {
+  json d = perf_scenario({{"model", "m"},
+                          {"batch_size", batch_size},
+                          {"concurrency", {clients}},
+                          {"warmup", "1s"},
+                          {"measurement_interval", "4s"},
+                          {"windows", 1}});
+  d["platform"]["site_uplink"]["bandwidth"] = "100Gbps";  // the GPU, not the uplink, is the bottleneck
+  d["platform"]["wan"]["bandwidth"] = "100Gbps";
+  d["models"]["m"]["max_batch_size"] = max_batch_size;
+  d["models"]["m"]["kernel_latency"] = {{"type", "affine"}, {"intercept", "2ms"}, {"per_item", "47.9us"}};
+  if (dynamic_batching) d["models"]["m"]["dynamic_batching"] = json::object();
+  return run_level(d).row.inferences_per_s;
+}
+
+}  // namespace
+
+TEST_CASE("dynamic batching multiplies throughput for small requests and changes nothing for batch 1693") {
+  // 32 clients of batch 1 saturate one instance that runs them one by one (2.05 ms each); batched,
+  // one 2 ms launch serves many requests. ProtoDUNE's requests of 1693 patches against
+  // max_batch_size 2048 cannot share a batch, so the batcher has nothing to merge.
+  const double small_plain = inferences_per_s(32, 1, 2048, false);
+  const double small_batched = inferences_per_s(32, 1, 2048, true);
+  CHECK(small_plain == doctest::Approx(1 / (2e-3 + 47.9e-6)).epsilon(0.01));
+  CHECK(small_batched > 4 * small_plain);
+  MESSAGE("batch 1: " << small_plain << " -> " << small_batched << " inferences/s");
+
+  const double large_plain = inferences_per_s(4, 1693, 2048, false);
+  const double large_batched = inferences_per_s(4, 1693, 2048, true);
+  CHECK(large_batched == large_plain);
+  CHECK(large_plain == doctest::Approx(1693 / (2e-3 + 47.9e-6 * 1693)).epsilon(0.01));
+}

@@ -1,0 +1,103 @@
+// The coverage of the steady state's 95% intervals over 100 seeds of runs with a known mean, and the
+// stopping rule that ends a run once its mean is precise enough.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "analysis/stats/steady_estimates.hpp"
+#include "analysis/summary/summary.hpp"
+#include "tests/support/simulation_support.hpp"
+
+using namespace sonicsim;
+using nlohmann::json;
+
+namespace {
+
+// How often the 95% interval of the steady-state mean per-event time holds `truth`, over `seeds`.
+double coverage(json document, double truth, int seeds, double* mean_relative_half_width) {
+  int covered = 0;
+  double widths = 0, means = 0;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    document["simulation"]["seed"] = seed;
+    const SteadyState s = steady_state(test::simulate_isolated(test::parse(document)));
+    REQUIRE(s.event_time.mean_s);
+    const stats::Interval& i = *s.event_time.mean_s;
+    if (std::fabs(i.mean - truth) <= i.half_width) ++covered;
+    widths += i.relative_half_width();
+    means += i.mean;
+  }
+  *mean_relative_half_width = widths / seeds;
+  MESSAGE("mean of the means " << means / seeds << ", truth " << truth);
+  return static_cast<double>(covered) / seeds;
+}
+
+}  // namespace
+
+TEST_CASE("coverage, independent events: one job of exponential CPU times of mean 2 s holds the mean 90-99% of the time") {
+  json d = test::base_scenario();
+  d["platform"]["servers"] = json::array();
+  d["workload"]["events_per_job"] = 400;
+  d["workload"]["modules"] = json::array({{{"type", "cpu"}, {"name", "reco"}, {"time", {{"distribution", "exponential"}, {"mean", "2s"}}}}});
+  double width = 0;
+  const double covered = coverage(d, 2.0, 100, &width);
+  MESSAGE("exponential CPU times: the 95% interval holds the mean in " << 100 * covered << "% of 100 seeds (mean ±"
+                                                                       << 100 * width << "%)");
+  CHECK(covered >= 0.90);
+  CHECK(covered <= 0.99);
+}
+
+TEST_CASE("coverage, M/D/1: Poisson jobs of one request each on one unbatched GPU hold the P-K mean 90-99% of the time") {
+  // Jobs arrive as a Poisson process (rate 30/s); each sends one request of 1 B to a model without
+  // batching whose kernel takes D = 10 ms: the GPU is an M/D/1 queue at rho = 0.3. The per-event
+  // time is the Pollaczek-Khinchine wait rho D / (2 (1 - rho)) + D + the route's one-way latency
+  // both ways (10 us + 100 us + 1 ms + 10 us) + 1 B each way at the 1 Gbps bottleneck.
+  const double lambda = 30, D = 0.010, rho = lambda * D, one_way = 10e-6 + 100e-6 + 1e-3 + 10e-6;
+  const double truth = rho * D / (2 * (1 - rho)) + D + 2 * (one_way + 8 / 1e9);
+  json d = test::base_scenario();
+  d["platform"]["worker_pools"][0]["cores_per_node"] = 1000;
+  d["models"]["m"] = {{"input_bytes_per_item", "1B"}, {"output_bytes_per_item", "1B"}, {"max_batch_size", 1},
+                      {"instances_per_gpu", 1}, {"kernel_latency", {{"type", "affine"}, {"intercept", "10ms"}, {"per_item", "0s"}}}};
+  d["workload"] = {{"jobs", 4000},
+                   {"events_per_job", 1},
+                   {"submit", {{"pattern", "poisson"}, {"mean_interval", std::to_string(1 / lambda) + "s"}}},
+                   {"modules", json::array({{{"type", "inference"}, {"name", "ml"}, {"model", "m"}, {"items_per_event", 1},
+                                             {"items_per_request", 1}, {"preprocess", "0s"}, {"in_flight", 1}}})}};
+  d["simulation"]["outputs"] = json::array();
+  double width = 0;
+  const double covered = coverage(d, truth, 200, &width);
+  MESSAGE("M/D/1 at rho 0.3: the 95% interval holds the P-K mean " << truth << " s in " << 100 * covered
+                                                                    << "% of 100 seeds (mean ±" << 100 * width << "%)");
+  CHECK(covered >= 0.90);
+  CHECK(covered <= 0.99);
+}
+
+TEST_CASE("the stopping rule ends a run once its mean is that precise, or at its maximum time") {
+  // One job of 100,000 exponential CPU times of mean 2 s (the relative standard deviation of one
+  // event is 1): about (1.96 / 0.02)^2 = 9,600 events give ±2%, far fewer than the workload's.
+  json d = test::base_scenario();
+  d["platform"]["servers"] = json::array();
+  d["workload"]["events_per_job"] = 100000;
+  d["workload"]["modules"] = json::array({{{"type", "cpu"}, {"name", "reco"}, {"time", {{"distribution", "exponential"}, {"mean", "2s"}}}}});
+  d["simulation"]["outputs"] = json::array();
+  d["simulation"]["stop_at_precision"] = {{"relative_half_width", "2%"}};
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  REQUIRE(r.precision_stop);
+  CHECK(r.precision_stop->reached);
+  CHECK(r.precision_stop->relative_half_width == 0.02);
+  CHECK(r.events.size() > 5000);
+  CHECK(r.events.size() < 30000);  // checkpoints 25% apart: it overshoots by at most that much
+  const Summary s = summarize(r);
+  REQUIRE(s.steady.event_time.mean_s);
+  CHECK(s.steady.event_time.mean_s->relative_half_width() <= 0.02);
+  CHECK(s.steady.event_time.mean_s->mean == doctest::Approx(2).epsilon(0.05));
+  const json j = summary_to_json(s);
+  CHECK(j["stopping"]["reached"] == true);
+  CHECK(j["steady_state"]["event_time_s"]["relative_half_width_95"].get<double>() <= 0.02);
+
+  d["simulation"]["stop_at_precision"] = {{"relative_half_width", 0.001}, {"max_time", "1000s"}};
+  const SimulationResults capped = test::simulate_isolated(test::parse(d));
+  REQUIRE(capped.precision_stop);
+  CHECK_FALSE(capped.precision_stop->reached);
+  CHECK(capped.end_s == doctest::Approx(1000));
+  CHECK(capped.events_incomplete == 1);  // the event running at 1000 s
+}
