@@ -17,6 +17,7 @@
 #include "cli/sweep/sweep_grid.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json_reader.hpp"
+#include "models/io/text_format.hpp"
 #include "models/scenario/scenario_parser.hpp"
 #include "sim/perf_simulation.hpp"
 #include "sim/simulation.hpp"
@@ -31,9 +32,7 @@ namespace {
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
 std::string load_label(double load) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", load);
-  return text;
+  return printf_string("%g", load);
 }
 
 struct Logs {

@@ -1,8 +1,8 @@
 #include "analysis/outputs/perf_report.hpp"
+#include "models/io/text_format.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace sonicsim {
 namespace {
@@ -19,12 +19,8 @@ void add(TritonDuration& a, const TritonDuration& b) {
 }
 
 std::string format_level(PerfLoadMode mode, double level) {
-  char text[32];
-  if (mode == PerfLoadMode::Concurrency)
-    std::snprintf(text, sizeof text, "%d", static_cast<int>(level));
-  else
-    std::snprintf(text, sizeof text, "%g", level);
-  return text;
+  if (mode == PerfLoadMode::Concurrency) return printf_string("%d", static_cast<int>(level));
+  return printf_string("%g", level);
 }
 
 }  // namespace
@@ -80,36 +76,29 @@ std::string perf_csv(PerfLoadMode mode, std::vector<PerfRow> rows) {
   std::string out = mode == PerfLoadMode::Concurrency ? "Concurrency" : "Request Rate";
   out += ",Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,"
          "Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency\n";
-  char line[512];
-  for (const PerfRow& r : rows) {
-    std::snprintf(line, sizeof line, "%s,%g,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
-                  format_level(mode, r.level).c_str(), r.inferences_per_s, static_cast<long long>(r.client_send_us),
-                  static_cast<long long>(r.network_server_us), static_cast<long long>(r.server_queue_us),
-                  static_cast<long long>(r.server_compute_input_us), static_cast<long long>(r.server_compute_infer_us),
-                  static_cast<long long>(r.server_compute_output_us), static_cast<long long>(r.client_recv_us),
-                  static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us), static_cast<long long>(r.p95_us),
-                  static_cast<long long>(r.p99_us));
-    out += line;
-  }
+  for (const PerfRow& r : rows)
+    out += printf_string("%s,%g,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
+                         format_level(mode, r.level).c_str(), r.inferences_per_s,
+                         static_cast<long long>(r.client_send_us), static_cast<long long>(r.network_server_us),
+                         static_cast<long long>(r.server_queue_us), static_cast<long long>(r.server_compute_input_us),
+                         static_cast<long long>(r.server_compute_infer_us),
+                         static_cast<long long>(r.server_compute_output_us), static_cast<long long>(r.client_recv_us),
+                         static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us),
+                         static_cast<long long>(r.p95_us), static_cast<long long>(r.p99_us));
   return out;
 }
 
 std::string format_perf_table(PerfLoadMode mode, const std::vector<PerfRow>& rows) {
-  std::string out;
-  char line[256];
-  std::snprintf(line, sizeof line, "%-12s %14s %10s %10s %10s %10s %10s %10s\n",
-                mode == PerfLoadMode::Concurrency ? "concurrency" : "request/s", "infer/s", "avg us", "queue us",
-                "compute us", "p50 us", "p90 us", "p99 us");
-  out += line;
-  for (const PerfRow& r : rows) {
-    std::snprintf(line, sizeof line, "%-12s %14.1f %10lld %10lld %10lld %10lld %10lld %10lld\n",
-                  format_level(mode, r.level).c_str(), r.inferences_per_s, static_cast<long long>(r.avg_us),
-                  static_cast<long long>(r.server_queue_us),
-                  static_cast<long long>(r.server_compute_input_us + r.server_compute_infer_us +
-                                         r.server_compute_output_us),
-                  static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us), static_cast<long long>(r.p99_us));
-    out += line;
-  }
+  std::string out = printf_string("%-12s %14s %10s %10s %10s %10s %10s %10s\n",
+                                  mode == PerfLoadMode::Concurrency ? "concurrency" : "request/s", "infer/s", "avg us",
+                                  "queue us", "compute us", "p50 us", "p90 us", "p99 us");
+  for (const PerfRow& r : rows)
+    out += printf_string("%-12s %14.1f %10lld %10lld %10lld %10lld %10lld %10lld\n", format_level(mode, r.level).c_str(),
+                         r.inferences_per_s, static_cast<long long>(r.avg_us), static_cast<long long>(r.server_queue_us),
+                         static_cast<long long>(r.server_compute_input_us + r.server_compute_infer_us +
+                                                r.server_compute_output_us),
+                         static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us),
+                         static_cast<long long>(r.p99_us));
   return out;
 }
 

@@ -1,7 +1,7 @@
 #include "analysis/triton/triton_report.hpp"
+#include "models/io/text_format.hpp"
 
 #include <cinttypes>
-#include <cstdio>
 
 namespace sonicsim {
 namespace {
@@ -146,27 +146,23 @@ std::string triton_prometheus_text(const Summary& s, int server) {
   out.family({"nv_gpu_utilization", "gauge", "GPU utilization rate [0.0 - 1.0)"});
   for (const GpuUtilization& g : s.gpus) {
     if (g.server != s.server_names[server]) continue;
-    char value[32];
-    std::snprintf(value, sizeof value, "%.6f", g.utilization);
-    out.sample("gpu_uuid=\"" + label_value(simulated_gpu_uuid(s, server, g.gpu)) + "\"", value);
+    out.sample("gpu_uuid=\"" + label_value(simulated_gpu_uuid(s, server, g.gpu)) + "\"",
+               printf_string("%.6f", g.utilization));
   }
   return out.take();
 }
 
 std::string format_triton_summary(const Summary& s) {
   std::string out;
-  char line[320];
   for (const TritonModelStats& m : s.triton) {
     const double n = static_cast<double>(m.success.count);
     const double queue_ms = n ? m.queue.ns / n / 1e6 : 0;
     const double compute_ms = n ? (m.compute_input.ns + m.compute_infer.ns + m.compute_output.ns) / n / 1e6 : 0;
     const double mean_batch = m.execution_count ? static_cast<double>(m.inference_count) / m.execution_count : 0;
-    std::snprintf(line, sizeof line,
-                  "  %s/%s: %" PRIu64 " ok, %" PRIu64 " failed, %" PRIu64
-                  " executions (%.2f inferences each), queue %.3f ms, compute %.3f ms per request\n",
-                  s.server_names[m.server].c_str(), s.model_names[m.model].c_str(), m.success.count, m.fail.count,
-                  m.execution_count, mean_batch, queue_ms, compute_ms);
-    out += line;
+    out += printf_string("  %s/%s: %" PRIu64 " ok, %" PRIu64 " failed, %" PRIu64
+                         " executions (%.2f inferences each), queue %.3f ms, compute %.3f ms per request\n",
+                         s.server_names[m.server].c_str(), s.model_names[m.model].c_str(), m.success.count,
+                         m.fail.count, m.execution_count, mean_batch, queue_ms, compute_ms);
   }
   return out;
 }

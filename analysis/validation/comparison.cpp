@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "analysis/stats/distribution_distance.hpp"
 #include "analysis/stats/statistics.hpp"
+#include "models/io/text_format.hpp"
 
 namespace sonicsim::validation {
 namespace {
@@ -65,18 +65,13 @@ double events_per_s(const std::vector<LoggedEvent>& events) {
 }
 
 std::string format_rows(const std::vector<ValidationRow>& rows) {
-  std::string out;
-  char line[256];
-  std::snprintf(line, sizeof line, "%-36s %14s %14s %10s %10s  %s\n", "metric", "measured", "simulated", "error",
-                "tolerance", "");
-  out += line;
+  std::string out = printf_string("%-36s %14s %14s %10s %10s  %s\n", "metric", "measured", "simulated", "error",
+                                  "tolerance", "");
   for (const auto& r : rows) {
     const bool distance = r.id.ends_with("_ks") || r.id.ends_with("_wasserstein");
-    char measured[32] = "";
-    if (!distance) std::snprintf(measured, sizeof measured, "%.6g", r.measured);
-    std::snprintf(line, sizeof line, "%-36s %14s %14.6g %9.2f%% %9.2f%%  %s\n", r.label.c_str(), measured, r.simulated,
-                  100 * r.error, 100 * r.tolerance, r.pass ? "ok" : "FAIL");
-    out += line;
+    const std::string measured = distance ? "" : printf_string("%.6g", r.measured);
+    out += printf_string("%-36s %14s %14.6g %9.2f%% %9.2f%%  %s\n", r.label.c_str(), measured.c_str(), r.simulated,
+                         100 * r.error, 100 * r.tolerance, r.pass ? "ok" : "FAIL");
   }
   return out;
 }

@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <map>
@@ -14,6 +13,7 @@
 #include "models/io/csv_cells.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json_reader.hpp"
+#include "models/io/text_format.hpp"
 
 namespace sonicsim::validation {
 namespace {
@@ -77,10 +77,9 @@ using EventReader = io::CSVReader<7, io::trim_chars<' ', '\t'>, io::double_quote
 }  // namespace
 
 double at_resolution(double seconds, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", std::clamp(decimals, 0, 17), seconds);
+  const std::string text = printf_string("%.*f", std::clamp(decimals, 0, 17), seconds);
   double value = seconds;
-  std::from_chars(text, text + std::strlen(text), value);
+  std::from_chars(text.data(), text.data() + text.size(), value);
   return value;
 }
 

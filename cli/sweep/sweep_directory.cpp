@@ -1,11 +1,11 @@
 #include "cli/sweep/sweep_directory.hpp"
 
-#include <cstdio>
 
 #include "analysis/outputs/output_file.hpp"
 #include "analysis/outputs/sweep_table.hpp"
 #include "analysis/summary/summary.hpp"
 #include "models/io/json_reader.hpp"
+#include "models/io/text_format.hpp"
 #include "models/scenario/scenario_parser.hpp"
 #include "sim/simulation.hpp"
 
@@ -18,9 +18,7 @@ namespace {
 std::string fnv1a(const std::string& text) {
   std::uint64_t hash = 0xcbf29ce484222325ULL;
   for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-  return hex;
+  return printf_string("%016llx", static_cast<unsigned long long>(hash));
 }
 
 std::string scenario_fingerprint(const std::string& scenario_path) {
@@ -90,9 +88,7 @@ bool SweepDirectory::scenario_unchanged() const {
 }
 
 fs::path SweepDirectory::point_file(int point, const char* extension) const {
-  char name[32];
-  std::snprintf(name, sizeof name, "%06d.%s", point, extension);
-  return dir_ / "points" / name;
+  return dir_ / "points" / printf_string("%06d.%s", point, extension);
 }
 
 // A file cut short (by a full disk or a crash before results were written atomically) or edited

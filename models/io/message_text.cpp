@@ -1,6 +1,6 @@
 #include "models/io/message_text.hpp"
+#include "models/io/text_format.hpp"
 
-#include <cstdio>
 
 namespace sonicsim {
 namespace {
@@ -46,9 +46,7 @@ std::string escaped(std::string_view text) {
       out.append(text.substr(i, n));
       i += n;
     } else {
-      char code[8];
-      std::snprintf(code, sizeof code, "\\x%02X", c);
-      out += code;
+      out += printf_string("\\x%02X", c);
       ++i;
     }
   }

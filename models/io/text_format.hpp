@@ -1,15 +1,10 @@
 #pragma once
-// printf-style formatting into a std::string, for the fixed-width tables the commands print.
-#include <cstdio>
+// printf-style formatting into a std::string of whatever length the text needs, for the tables and
+// messages the commands print. The compiler checks the arguments against the format.
 #include <string>
 
 namespace sonicsim {
 
-template <typename... Values>
-std::string printf_string(const char* format, Values... values) {
-  char buffer[512];
-  std::snprintf(buffer, sizeof buffer, format, values...);
-  return buffer;
-}
+std::string printf_string(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 }  // namespace sonicsim

@@ -1,9 +1,9 @@
+#include "models/io/text_format.hpp"
 #include "models/io/units.hpp"
 
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <utility>
 
 namespace sonicsim::units {
@@ -89,26 +89,16 @@ double parse_bandwidth_Bps(std::string_view text) {
 }
 
 std::string format_duration(double seconds) {
-  char buf[64];
-  if (seconds >= 1.0 || seconds == 0.0)
-    std::snprintf(buf, sizeof buf, "%.3f s", seconds);
-  else if (seconds >= 1e-3)
-    std::snprintf(buf, sizeof buf, "%.3f ms", seconds * 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.3f us", seconds * 1e6);
-  return buf;
+  if (seconds >= 1.0 || seconds == 0.0) return printf_string("%.3f s", seconds);
+  if (seconds >= 1e-3) return printf_string("%.3f ms", seconds * 1e3);
+  return printf_string("%.3f us", seconds * 1e6);
 }
 
 std::string format_bandwidth(double bytes_per_s) {
-  char buf[64];
   const double bits = bytes_per_s * 8;
-  if (bits >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.3g Gbps", bits / 1e9);
-  else if (bits >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.3g Mbps", bits / 1e6);
-  else
-    std::snprintf(buf, sizeof buf, "%.3g kbps", bits / 1e3);
-  return buf;
+  if (bits >= 1e9) return printf_string("%.3g Gbps", bits / 1e9);
+  if (bits >= 1e6) return printf_string("%.3g Mbps", bits / 1e6);
+  return printf_string("%.3g kbps", bits / 1e3);
 }
 
 }  // namespace sonicsim::units
