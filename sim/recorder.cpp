@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/invariants.hpp"
 #include "models/io/limits.hpp"
 
 namespace sonicsim::sim {
@@ -45,7 +46,8 @@ void Recorder::job_submitted(int job, double now) {
   const auto j = static_cast<std::size_t>(job);
   const bool resubmission = j < job_record_.size();
   if (!resubmission && j != job_record_.size() && invariant_violation_.empty())
-    invariant_violation_ = "job " + std::to_string(job) + " was submitted out of order";
+    invariant_violation_ =
+        invariant_broken(Invariant::JobsSubmittedInOrder, "job " + std::to_string(job) + " was submitted out of order");
   const int attempt = resubmission ? results_.jobs[job_record_[j]].attempt + 1 : 1;
   if (!resubmission) job_record_.push_back(0);
   job_record_[j] = results_.jobs.size();
@@ -126,7 +128,8 @@ void Recorder::request_forwarded(const InFlightRequest& request) {
 
 void Recorder::request_answered(InFlightRequest* request) {
   if (request->answered && invariant_violation_.empty())
-    invariant_violation_ = "request " + std::to_string(request->record.id) + " was answered twice";
+    invariant_violation_ = invariant_broken(Invariant::AnsweredOnce,
+                                            "request " + std::to_string(request->record.id) + " was answered twice");
   request->answered = true;
   const RequestRecord& record = request->record;
   if (record.status == RequestStatus::Completed) {
@@ -164,7 +167,8 @@ void Recorder::count_failure(FailureCause cause) {
     case FailureCause::DeadlineExceeded: ++results_.requests_failed_deadline; break;
     case FailureCause::Cancelled: ++results_.requests_failed_cancelled; break;
     case FailureCause::None:
-      if (invariant_violation_.empty()) invariant_violation_ = "a request failed without a cause";
+      if (invariant_violation_.empty())
+        invariant_violation_ = invariant_broken(Invariant::FailureHasCause, "a request failed without a cause");
       break;
   }
 }
@@ -182,9 +186,11 @@ void Recorder::keep_request_record(const RequestRecord& record) {
 void Recorder::batch_executed(const BatchRecord& batch) {
   const int max_units = std::max(1, scenario_.models[static_cast<std::size_t>(batch.model)].max_batch_size);
   if (batch.units > max_units && invariant_violation_.empty())
-    invariant_violation_ = "batch " + std::to_string(batch.id) + " of model \"" + scenario_.models[batch.model].name +
-                           "\" holds " + std::to_string(batch.units) + " units, more than max_batch_size " +
-                           std::to_string(max_units);
+    invariant_violation_ = invariant_broken(Invariant::BatchWithinMaxSize,
+                                            "batch " + std::to_string(batch.id) + " of model \"" +
+                                                scenario_.models[batch.model].name + "\" holds " +
+                                                std::to_string(batch.units) + " units, more than max_batch_size " +
+                                                std::to_string(max_units));
   ++results_.batches_executed;
   results_.batch_units_executed += batch.units;
   if (scenario_.simulation.outputs.batches) {

@@ -100,8 +100,8 @@ class Recorder {
   const std::string& limit_reached() const { return limit_reached_; }
   // The events completed so far, in completion order (for a stopping rule while the run goes on).
   const std::vector<EventRecord>& events() const { return results_.events; }
-  // The first invariant the run broke while it ran (a request answered twice, a batch larger than
-  // max_batch_size); empty if none. See analysis/invariants.hpp for those checked at the end.
+  // The first of the invariants it checks while the run goes on (analysis/invariants.hpp: INV-9,
+  // INV-11 to INV-13) that the run broke, described; empty if none.
   const std::string& invariant_violation() const { return invariant_violation_; }
 
  private:
