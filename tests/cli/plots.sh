@@ -15,12 +15,35 @@ if python3 -m venv --without-pip "$work/venv" 2>/dev/null; then
 fi
 is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
 
-"$sonicsim" sweep "$repo/scenarios/protodune-2021-sonic.json" --set /workload/jobs=100:400:100 --set '/simulation/outputs=[[]]' \
-  --quiet --output "$work/sweep"
+# The README's sweep: two axes, so one line per WAN latency, each with its own knee and reference.
+"$sonicsim" sweep "$repo/scenarios/protodune-2021-sonic.json" --set /workload/jobs=100:400:100 \
+  --set /platform/wan/latency=5ms,20ms --set '/simulation/outputs=[[]]' --quiet --output "$work/sweep"
 out=$("$plot" sweep "$work/sweep/sweep.csv" --x /workload/jobs --out "$work/knee.png" 2>&1); rc=$?
-# Flat to 200 jobs (t_SONIC knee at 270), 11% slower at 300: the knee is marked at 200.
-if [ $rc -eq 0 ] && is_png "$work/knee.png" && [[ "$out" == *"knee at /workload/jobs = 200"* ]]; then pass
-else fail "sweep plot: $rc $out"; fi
+# Flat to 200 jobs (t_SONIC knee at 270), 11% slower at 300, at either latency: a knee at 200 per line,
+# each line measured from its own best point (122 s at 5 ms, 128 s at 20 ms).
+if [ $rc -eq 0 ] && is_png "$work/knee.png" &&
+  [[ "$out" == *"knee at /workload/jobs = 200 for /platform/wan/latency = 5ms (largest value within 5% of 121.8 s)"* ]] &&
+  [[ "$out" == *"knee at /workload/jobs = 200 for /platform/wan/latency = 20ms (largest value within 5% of 127.9 s)"* ]]
+then pass; else fail "two-axis sweep plot: $rc $out"; fi
+out=$("$plot" sweep "$work/sweep/sweep.csv" --x /workload/jobs --baseline 122.1 --tolerance 0.04 --out "$work/knee.png" 2>&1)
+# Against one job's 122.1 s, 20 ms is already 4.7% slower: that line has no point within 4%.
+if [[ "$out" == *"no point within 4% of the reference for /platform/wan/latency = 20ms"* ]]; then pass
+else fail "sweep plot against a baseline: $out"; fi
+
+# Time falls as devices are added: the knee is the fewest devices within 5% of the best, 6 for 400
+# jobs (closed form: 400 jobs x 1.81 s of GPU per event / 122.1 s per event = 5.9 devices).
+"$sonicsim" sweep "$repo/scenarios/protodune-2021-sonic.json" --set /workload/jobs=400 \
+  --set /platform/servers/0/gpus_per_server=3:8:1 --set '/simulation/outputs=[[]]' --quiet --output "$work/devices"
+out=$("$plot" sweep "$work/devices/sweep.csv" --x /platform/servers/0/gpus_per_server --out "$work/devices.png" 2>&1)
+if is_png "$work/devices.png" && [[ "$out" == *"knee at /platform/servers/0/gpus_per_server = 6 (smallest value"* ]]
+then pass; else fail "falling sweep plot: $out"; fi
+printf 'point,/platform/wan/latency,status,event_time_mean_s\n0,500us,ok,1\n1,1ms,ok,2\n' > "$work/mixed.csv"
+out=$("$plot" sweep "$work/mixed.csv" --x /platform/wan/latency --out "$work/x.png" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *'column "/platform/wan/latency": its values mix units (ms, us); sweep it in one unit'* ]]
+then pass; else fail "sweep plot of mixed units: $rc $out"; fi
+out=$("$plot" sweep "$work/devices/sweep.csv" --x /platform/wan/latency --out "$work/x.png" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--x /platform/wan/latency is not a swept pointer (the sweep's axes: /workload/jobs, /platform/servers/0/gpus_per_server, /simulation/outputs)"* ]]
+then pass; else fail "sweep plot of an axis not swept: $rc $out"; fi
 
 "$sonicsim" run "$repo/scenarios/protodune-2021-sonic.json" --quiet --set /workload/jobs=20 --output "$work/run"
 if "$plot" run "$work/run" --out-dir "$work/plots" > /dev/null; then
