@@ -202,11 +202,24 @@ def run_plots(args):
         summary = json.load(open(summary_path))
     except (OSError, json.JSONDecodeError) as e:
         fail(f"{summary_path}: {e}")
+    # Each plot needs one of the run's tables, written where /simulation/outputs names it.
+    needed = {"events": "the event-time histogram", "batches": "the utilisation over time",
+              "requests": "the uplink's utilisation over time"}
+    present = {name: os.path.exists(os.path.join(args.output_dir, f"{name}.csv")) for name in needed}
+    hint = ("; the run writes it with \"{0}\" in /simulation/outputs "
+            "(e.g. --set '/simulation/outputs=[\"events\",\"batches\",\"requests\"]')")
+    if not any(present.values()):
+        fail(f"{args.output_dir}: no events.csv, batches.csv or requests.csv to plot; the run writes them where "
+             "/simulation/outputs names them (e.g. --set '/simulation/outputs=[\"events\",\"batches\",\"requests\"]')")
+    for name, plot in needed.items():
+        if not present[name]:
+            print(f"plot.py: {args.output_dir} has no {name}.csv: {plot} is left out" + hint.format(name),
+                  file=sys.stderr)
     os.makedirs(args.out_dir, exist_ok=True)
     written = []
 
     events_path = os.path.join(args.output_dir, "events.csv")
-    events = read_csv(events_path, ["time_s", "start_s", "end_s"])
+    events = read_csv(events_path, ["time_s", "start_s", "end_s"]) if present["events"] else []
     times = [number(events_path, i, "time_s", r["time_s"]) for i, r in enumerate(events, start=2)]
     if times:
         fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -220,7 +233,7 @@ def run_plots(args):
     end = summary["simulated_time_s"]
 
     batches_path = os.path.join(args.output_dir, "batches.csv")
-    batches = read_csv(batches_path, ["start_s", "end_s", "kernel_s"])
+    batches = read_csv(batches_path, ["start_s", "end_s", "kernel_s"]) if present["batches"] else []
     key, label = ("device", "device") if "device" in summary else ("gpu", "GPU")  # as the scenario names them
     gpus = max(1, len(summary[key][f"per_{key}"]))
     if batches and end > 0:
@@ -233,7 +246,7 @@ def run_plots(args):
                                         os.path.join(args.out_dir, f"{key}_utilization.png")))
 
     requests_path = os.path.join(args.output_dir, "requests.csv")
-    requests = read_csv(requests_path, ["sent_s", "arrived_s", "input_bytes"])
+    requests = read_csv(requests_path, ["sent_s", "arrived_s", "input_bytes"]) if present["requests"] else []
     uplink = next((l for l in summary["links"] if l["name"].startswith("site-uplink (to servers)")), None)
     if requests and uplink and end > 0:
         intervals = []

@@ -52,6 +52,20 @@ if "$plot" run "$work/run" --out-dir "$work/plots" > /dev/null; then
   done
 else fail "run plots failed"; fi
 
+# A run that wrote only some tables: the plots of those, and a line naming each missing table and the
+# output that writes it; with none of them, one line and exit code 2.
+"$sonicsim" run "$repo/scenarios/protodune-2021-sonic.json" --quiet --set /workload/jobs=5 \
+  --set '/simulation/outputs=["batches"]' --output "$work/run-batches"
+out=$("$plot" run "$work/run-batches" --out-dir "$work/plots-batches" 2>&1); rc=$?
+if [ $rc -eq 0 ] && is_png "$work/plots-batches/gpu_utilization.png" &&
+  [[ "$out" == *'has no events.csv: the event-time histogram is left out; the run writes it with "events" in /simulation/outputs'* ]]
+then pass; else fail "run plots without events.csv: $rc $out"; fi
+"$sonicsim" run "$repo/scenarios/protodune-2021-sonic.json" --quiet --set /workload/jobs=5 \
+  --set '/simulation/outputs=[]' --output "$work/run-none"
+out=$("$plot" run "$work/run-none" --out-dir "$work/plots-none" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == *"no events.csv, batches.csv or requests.csv to plot"* ]]
+then pass; else fail "run plots without tables: $rc $out"; fi
+
 # The waves of scenarios/cms-t2-waves.json (first 100 jobs): least_request loads the 4 GPUs evenly
 # in every 300 s bin, per_job less so; the plot has a panel per run.
 for lb in least_request per_job; do
