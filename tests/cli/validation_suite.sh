@@ -16,4 +16,11 @@ else fail "scenarios/validation/cases.json's scan_frontends differ from scenario
 if diff -u "$repo/docs/validation.md" "$work/validation.md"; then pass
 else fail "docs/validation.md is out of date: regenerate it with analysis/validation/run_suite.py (README)"; fi
 
+# The README names every case the report lists outside its tolerance.
+missing=""
+for case in $(sed -n '/^## Outside the tolerance/,/^## /s/^- \*\*\([^*]*\)\*\*.*/\1/p' "$work/validation.md"); do
+  grep -q "\`$case\`" "$repo/README.md" || missing="$missing $case"
+done
+if [ -z "$missing" ]; then pass; else fail "README.md does not name the cases outside their tolerance:$missing"; fi
+
 finish
