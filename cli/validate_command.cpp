@@ -44,6 +44,22 @@ struct Logs {
   bool perf() const { return !perf_tables.empty() || !profile.empty(); }
 };
 
+// The logs validate reads, as the messages name them.
+constexpr const char* kLogFormats =
+    "an event CSV (job,event,start_s,end_s or start,end; a run's events.csv is one), condor_history -json, "
+    "Triton /metrics scrapes, perf_analyzer's CSV (-f) or its profile export (--profile-export-file)";
+
+// A JSON object that is not perf_analyzer's profile export (its key: "experiments") is no log.
+void check_profile_export(const std::string& text, const std::string& path) {
+  const json document = parse_json_text(text, path);
+  if (document.is_object() && document.contains("experiments")) return;
+  const bool summary = document.is_object() && document.contains("scenario") && document.contains("events");
+  throw InputError(path, "",
+                   std::string(summary ? "a sonicsim summary.json is not a log (give validate the run's events.csv)"
+                                       : "not a log format sonicsim reads") +
+                       "; validate reads " + kLogFormats);
+}
+
 // What a LOG argument is, from its content: condor_history JSON, Prometheus text, or an event CSV.
 void read_log(const std::string& argument, Logs& logs) {
   const auto at = argument.rfind('@');
@@ -68,6 +84,7 @@ void read_log(const std::string& argument, Logs& logs) {
   } else if (text.find("nv_inference_") != std::string::npos) {
     logs.scrapes.push_back(parse_prometheus_scrape(text, path, time_s));
   } else if (first != std::string::npos && text[first] == '{') {
+    check_profile_export(text, path);
     const auto experiments = parse_perf_profile(text, path);
     logs.profile.insert(logs.profile.end(), experiments.begin(), experiments.end());
   } else if (text.rfind("Concurrency,", 0) == 0 || text.rfind("Request Rate,", 0) == 0) {

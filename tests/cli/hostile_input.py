@@ -246,6 +246,10 @@ check("validate against its own events.csv", rc == 0 and "all 7 metrics within t
       f"exit {rc}: {out[-400:]!r} {err[:300]!r}")
 expect_error("log from /dev/zero", ["validate", own, "/dev/zero"], "/dev/zero: ", "512 MiB", timeout=120)
 expect_error("log is a directory", ["validate", own, logs_dir], "is a directory")
+expect_error("a summary.json given as a log", ["validate", own, write("summary.json", json.dumps({"scenario": "x", "events": {}}))],
+             "summary.json: /: a sonicsim summary.json is not a log (give validate the run's events.csv); validate reads an event CSV")
+expect_error("a JSON object that is no log", ["validate", own, write("other.json", "{\"a\": 1}")],
+             "other.json: /: not a log format sonicsim reads; validate reads an event CSV")
 expect_error("deeply nested condor_history", ["validate", own, write("condor.json", "[" * 200000 + "]" * 200000)],
              "condor.json: ", "nested more than 64 levels")
 expect_error("condor_history ClusterId beyond an integer", ["validate", own, write("condor-big.json", json.dumps(
