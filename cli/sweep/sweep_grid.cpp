@@ -58,6 +58,10 @@ SweepAxis parse_sweep_axis(const std::string& argument) {
     if (!array.is_array())
       throw std::invalid_argument("--set " + argument + ": a value list starting with '[' must be a JSON array");
     for (const auto& v : array) axis.values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  } else if ((!spec.empty() && spec[0] == '{') || nlohmann::json::accept(spec)) {
+    // One JSON value, as `run --set` takes it: an object (a start pattern...), a number, a string.
+    const nlohmann::json value = parse_json_text(spec, "--set " + axis.pointer);
+    axis.values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
   } else if (spec.find(':') != std::string::npos) {
     axis.values = range_values(spec, argument);
   } else {

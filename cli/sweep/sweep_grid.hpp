@@ -12,8 +12,9 @@ struct SweepAxis {
 };
 
 // "/p=1,2,4,8" (a list), "/p=50:400:50" (start:stop:step, stop included when the steps reach it),
-// or "/p=[1, \"2ms\", [3]]" (a JSON array, for values that contain commas). Throws
-// std::invalid_argument with what was expected (an InputError for a malformed JSON array).
+// "/p=[1, \"2ms\", [3]]" (a JSON array, for values that contain commas), or any one JSON value, as
+// `run --set` takes it ("/p={\"pattern\": \"waves\", ...}", "/p=true"). Throws std::invalid_argument
+// with what was expected (an InputError for malformed JSON).
 SweepAxis parse_sweep_axis(const std::string& argument);
 
 // Every combination of one value per axis, first axis slowest; one empty point without axes.

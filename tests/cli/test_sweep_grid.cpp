@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/sweep/sweep_grid.hpp"
 #include "models/io/json_reader.hpp"
 
@@ -17,6 +19,16 @@ TEST_CASE("a sweep axis is a list, an inclusive range or a JSON array") {
   CHECK(parse_sweep_axis("/x=1:10:4").values == Values{"1", "5", "9"});  // 13 would pass STOP
   CHECK(parse_sweep_axis("/platform/wan/latency=5ms,20ms").values == Values{"5ms", "20ms"});
   CHECK(parse_sweep_axis(R"(/simulation/outputs=[[], ["events"], "x"])").values == Values{"[]", R"(["events"])", "x"});
+}
+
+TEST_CASE("a sweep axis may be one JSON value, as run --set takes it, commas and colons included") {
+  const std::string waves = R"({"pattern": "waves", "jobs_per_wave": 50, "period": "10min"})";
+  CHECK(parse_sweep_axis("/workload/start=" + waves).values == Values{nlohmann::json::parse(waves).dump()});
+  CHECK(parse_sweep_axis("/x=true").values == Values{"true"});
+  CHECK(parse_sweep_axis("/x=\"a,b\"").values == Values{"a,b"});
+  CHECK(parse_sweep_axis("/x=50").values == Values{"50"});
+  CHECK_THROWS_WITH_AS(parse_sweep_axis(R"(/workload/start={"pattern": "waves",)"),
+                       doctest::Contains("--set /workload/start: "), InputError);
 }
 
 TEST_CASE("malformed sweep axes are clear errors") {
