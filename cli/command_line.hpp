@@ -11,6 +11,8 @@
 
 #include <boost/program_options.hpp>
 
+#include "models/io/units.hpp"
+
 namespace sonicsim::cli {
 
 // `positional` receives up to `max_positional` arguments (-1: any number). Returns no value when
@@ -43,6 +45,15 @@ inline std::uint64_t seed_option(const std::string& text, const char* option) {
     throw boost::program_options::error(std::string(option) + " expects a whole number from 0 to 2^64 - 1, got \"" +
                                         text + "\"");
   return seed;
+}
+
+// A relative quantity written "0.05" or "5%" (units::parse_fraction), the error naming the flag.
+inline double fraction_option(const std::string& text, const std::string& option) {
+  try {
+    return units::parse_fraction(text);
+  } catch (const units::UnitError& e) {
+    throw boost::program_options::error(option + ": " + e.what());
+  }
 }
 
 // A finite number within [min, max].

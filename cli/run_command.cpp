@@ -51,10 +51,7 @@ int run_command(const std::vector<std::string>& args) {
   }
   if (vm.count("max-time") && !vm.count("precision")) throw po::error("--max-time goes with --precision");
   if (vm.count("precision")) {
-    const std::string text = vm["precision"].as<std::string>();
-    char* end = nullptr;
-    const double number = std::strtod(text.c_str(), &end);
-    nlohmann::json rule{{"relative_half_width", !text.empty() && *end == '\0' ? nlohmann::json(number) : nlohmann::json(text)}};
+    nlohmann::json rule{{"relative_half_width", fraction_option(vm["precision"].as<std::string>(), "--precision")}};
     if (vm.count("max-time")) rule["max_time"] = vm["max-time"].as<std::string>();
     overrides.emplace_back("/simulation/stop_at_precision", rule.dump());
   }

@@ -235,15 +235,10 @@ Tolerances read_tolerances(const std::string& path, const std::vector<std::strin
   }
   for (const std::string& flag : flags) {
     const auto eq = flag.find('=');
-    double fraction = -1;
-    if (eq != std::string::npos) {
-      const auto [stop, error] = std::from_chars(flag.data() + eq + 1, flag.data() + flag.size(), fraction);
-      if (error != std::errc() || stop != flag.data() + flag.size() || !std::isfinite(fraction)) fraction = -1;
-    }
-    if (eq == std::string::npos || eq == 0 || fraction < 0)
-      throw po::error("--tolerance expects METRIC=FRACTION with a finite FRACTION >= 0 (e.g. event_time_p99=0.2), got \"" +
+    if (eq == std::string::npos || eq == 0)
+      throw po::error("--tolerance expects METRIC=FRACTION (e.g. event_time_p99=0.2 or event_time_p99=20%), got \"" +
                       flag + "\"");
-    t.by_metric[flag.substr(0, eq)] = fraction;
+    t.by_metric[flag.substr(0, eq)] = fraction_option(flag.substr(eq + 1), "--tolerance " + flag.substr(0, eq));
   }
   return t;
 }

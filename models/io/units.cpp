@@ -88,6 +88,19 @@ double parse_bandwidth_Bps(std::string_view text) {
   return parse_with(text, kBandwidthUnits, "a bandwidth", "10Gbps");
 }
 
+double parse_fraction(std::string_view text) {
+  const bool percent = text.ends_with('%');
+  const std::string_view digits = percent ? text.substr(0, text.size() - 1) : text;
+  double value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  const bool number = !digits.empty() && error == std::errc() && end == digits.data() + digits.size() &&
+                      std::isfinite(value) && value >= 0;
+  if (!number || (!percent && value >= 1))
+    throw UnitError("expected a fraction below 1 (0.05) or a percentage (5%), got \"" + std::string(text) + "\"" +
+                    (number ? " (write " + std::string(text) + "% for a percentage)" : ""));
+  return percent ? value / 100 : value;
+}
+
 std::string format_duration(double seconds) {
   if (seconds >= 1.0 || seconds == 0.0) return printf_string("%.3f s", seconds);
   if (seconds >= 1e-3) return printf_string("%.3f ms", seconds * 1e3);

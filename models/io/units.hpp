@@ -22,6 +22,11 @@ double parse_bytes(std::string_view text);
 // Bps, kBps/KBps, MBps, GBps, TBps (bytes per second); "Gb/s" and "GB/s" spellings also work.
 double parse_bandwidth_Bps(std::string_view text);
 
+// A relative quantity (a tolerance, a precision, a utilisation): a fraction ("0.05") or a percentage
+// ("5%"), returned as the fraction. A bare number must be below 1, so that "5" is refused rather than
+// read as 500%; a percentage may be any finite number of at least 0.
+double parse_fraction(std::string_view text);
+
 // Human-readable forms used in messages and summaries.
 std::string format_duration(double seconds);
 std::string format_bandwidth(double bytes_per_s);

@@ -275,7 +275,11 @@ expect_error("NaN sample value", ["validate", own, write("nan.prom", 'nv_inferen
              "nan.prom: line 1: ", "finite")
 expect_error("NaN scrape time", ["validate", own, write("t.prom", prom(1)) + "@nan"], "@nan", "SECONDS a finite time")
 expect_error("infinite scrape time", ["validate", own, write("t2.prom", prom(1)) + "@inf"], "SECONDS a finite time")
-expect_error("NaN tolerance", ["validate", own, events_csv, "--tolerance", "event_time_mean=nan"], "--tolerance expects")
+expect_error("NaN tolerance", ["validate", own, events_csv, "--tolerance", "event_time_mean=nan"],
+             "--tolerance event_time_mean: expected a fraction below 1 (0.05) or a percentage (5%)")
+expect_error("a tolerance of 20 read as 2000%", ["validate", own, events_csv, "--tolerance", "event_time_mean=20"],
+             "(write 20% for a percentage)")
+expect_error("--precision 5 read as 500%", ["run", own, "--precision", "5"], "--precision: expected a fraction below 1", "(write 5% for a percentage)")
 expect_error("negative tolerance file", ["validate", own, events_csv, "--tolerances", write("tol.json", '{"relative": -1}')],
              "tol.json: /relative: ")
 expect_error("duplicate keys in tolerances", ["validate", own, events_csv, "--tolerances",

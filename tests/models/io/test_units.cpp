@@ -38,3 +38,16 @@ TEST_CASE("bad quantities are rejected with a message saying what was expected")
   CHECK_THROWS_AS(parse_bytes(""), UnitError);
   CHECK_THROWS_AS(parse_duration_s("nan s"), UnitError);
 }
+
+TEST_CASE("a relative quantity is a fraction below 1 or a percentage; 5 is never read as 500%") {
+  CHECK(parse_fraction("0.05") == doctest::Approx(0.05));
+  CHECK(parse_fraction("5%") == doctest::Approx(0.05));
+  CHECK(parse_fraction("150%") == doctest::Approx(1.5));
+  CHECK(parse_fraction("0") == 0);
+  CHECK_THROWS_WITH_AS(parse_fraction("5"),
+                       "expected a fraction below 1 (0.05) or a percentage (5%), got \"5\" (write 5% for a percentage)",
+                       UnitError);
+  CHECK_THROWS_WITH_AS(parse_fraction("1"), doctest::Contains("(write 1% for a percentage)"), UnitError);
+  for (const char* bad : {"", "%", "five", "-1%", "0.05 ", "nan%", "1e999%"})
+    CHECK_THROWS_AS(parse_fraction(bad), UnitError);
+}
