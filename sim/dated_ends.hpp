@@ -1,15 +1,14 @@
 #pragma once
-// Things whose end date is known when they start, ended in maestro by SimGrid kernel timers: those of
-// one date end together under one timer, in the order they were added. Setting a kernel timer needs
-// no simcall: this simulation's actors run one at a time (SimGrid's default, contexts/nthreads 1), and
-// maestro sets it directly.
+// Things whose end date is known when they start, ended in maestro by kernel timers
+// (sim/simulated_time.hpp): those of one date end together under one timer, in the order they were
+// added.
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <utility>
 #include <vector>
 
-#include <simgrid/kernel/Timer.hpp>
+#include "sim/simulated_time.hpp"
 
 namespace sonicsim::sim {
 
@@ -24,8 +23,7 @@ class DatedEnds {
   void add(double date, T item) {
     auto [due, first] = by_date_.try_emplace(date);
     due->second.push_back(std::move(item));
-    if (first)
-      simgrid::kernel::timer::Timer::set(date, [this, date, generation = generation_] { end_due(date, generation); });
+    if (first) at_date(date, [this, date, generation = generation_] { end_due(date, generation); });
   }
   // What has not ended yet, by date.
   const std::map<double, std::vector<T>>& pending() const { return by_date_; }
