@@ -23,6 +23,11 @@ MAY_INCLUDE = {
     "models/closed_form": MODELS_BELOW_SCENARIO + ["models/scenario", "models/closed_form"],
     "analysis": ["models", "analysis"],
     "sim": ["models", "analysis", "sim"],
+    # sim/README.md: the root's engine, platform, recorder and simulated-time headers serve every
+    # sub-folder; clients see servers and control, control sees servers, servers only tell the proxy.
+    "sim/server": ["models", "analysis", "sim/*.hpp", "sim/server", "sim/control/proxy.hpp"],
+    "sim/control": ["models", "analysis", "sim/*.hpp", "sim/server", "sim/control"],
+    "sim/client": ["models", "analysis", "sim/*.hpp", "sim/server", "sim/control", "sim/client"],
     "cli": ["models", "analysis", "cli", "sim/simulation.hpp", "sim/perf_simulation.hpp"],
     "tests/models": ["models", "tests/support/scenario_support.hpp", "tests/support/input_failure.hpp",
                      "tests/support/batcher_driver.hpp"],
@@ -44,7 +49,13 @@ def folder_rule(path: str):
 
 
 def under(path: str, prefixes) -> bool:
-    return any(path == p or path.startswith(p + "/") for p in prefixes)
+    """Whether `path` is one of `prefixes` or below one; "DIR/*.hpp" names the headers of DIR itself."""
+    def matches(p):
+        if p.endswith("/*.hpp"):
+            folder = p[:-len("/*.hpp")]
+            return path.startswith(folder + "/") and "/" not in path[len(folder) + 1:] and path.endswith(".hpp")
+        return path == p or path.startswith(p + "/")
+    return any(matches(p) for p in prefixes)
 
 
 def main() -> int:
