@@ -125,11 +125,17 @@ struct AutoscalingTotals {
 
 // A run with a stopping rule (simulation.stop_at_precision): its checks of the per-event time's
 // interval, and whether one found it precise enough.
+// Its checks start once the workload is at its load: every job submitted (or started), when the
+// statistics start too. They stop if the workload then drains (its running jobs fall more than
+// kDrainTolerance below their count at the first check at load): waves that end, a finite trace.
 struct PrecisionStop {
   double relative_half_width = 0;  // the target
   int checks = 0;
   bool reached = false;  // false: the run hit its maximum time, or its workload ended, first
+  double load_from_s = 0;  // when the last job was submitted: the statistics start here
+  bool drained = false;    // the workload drained, or ended, before the estimate was precise
 };
+inline constexpr double kDrainTolerance = 0.05;
 
 struct SimulationResults {
   std::string scenario;

@@ -1,5 +1,6 @@
 #include "sim/simulation.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -65,15 +66,19 @@ bool workload_running(const sg4::Engine& engine) {
 
 // A run with a stopping rule goes in slices that end at checkpoints 25% apart, and stops at the
 // first checkpoint where the steady-state mean per-event time is precise enough, at its maximum
-// time, or when its workload ends.
+// time, or when its workload ends. Only checkpoints at load count (records.hpp, PrecisionStop):
+// from `load_from_s`, when every job has been submitted, while the running jobs have not fallen by
+// more than kDrainTolerance since the first of them (after the last submission they can only fall,
+// as jobs end). A workload that drains runs to its end.
 // Returns when the run ended: a slice runs the clock to its end even when the workload ended
 // earlier, so that is when the last of the workload's actors did.
 double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim::Recorder& recorder,
-                        PrecisionStop& stop) {
+                        double load_from_s, PrecisionStop& stop) {
   const StoppingRule& rule = *scenario.simulation.stop_at_precision;
   double cap = std::min(rule.max_time_s.value_or(limits::kMaxDurationS),
                         scenario.workload.duration_s.value_or(limits::kMaxDurationS));
-  stop = PrecisionStop{rule.relative_half_width, 0, false};
+  stop = PrecisionStop{rule.relative_half_width, 0, false, load_from_s, false};
+  std::optional<std::int64_t> running_at_load;  // at the first checkpoint at load
   auto workload_end_s = std::make_shared<double>(0);
   sg4::Actor::on_termination_cb([workload_end_s](const sg4::Actor& actor) {
     if (!actor.is_daemon()) *workload_end_s = sg4::Engine::get_clock();
@@ -89,8 +94,18 @@ double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim
     const double until = std::min(checkpoint, cap);
     engine.run_until(until);
     ++stop.checks;
-    stop.reached = precise_enough(steady_event_time(recorder.events(), scenario.workload.warmup_s, jobs_at_once), rule.relative_half_width);
-    if (!workload_running(engine)) return *workload_end_s;
+    if (until >= load_from_s && !stop.drained) {
+      const std::int64_t running = recorder.jobs_running();
+      if (!running_at_load) running_at_load = running;
+      stop.drained = static_cast<double>(running) < (1 - kDrainTolerance) * static_cast<double>(*running_at_load);
+      const double start_s = std::max(scenario.workload.warmup_s, load_from_s);
+      stop.reached = !stop.drained && precise_enough(steady_event_time(recorder.events(), start_s, jobs_at_once),
+                                                     rule.relative_half_width);
+    }
+    if (!workload_running(engine)) {  // its jobs ended: it drained, unless the estimate was precise first
+      stop.drained = stop.drained || !stop.reached;
+      return *workload_end_s;
+    }
     if (stop.reached || until >= cap || !recorder.limit_reached().empty() || sim::engine_deadlocked())
       return sg4::Engine::get_clock();
   }
@@ -134,6 +149,8 @@ SimulationResults simulate(const Scenario& scenario) {
   const sim::JobContext context{scenario, servers, balancer, recorder, proxy ? &*proxy : nullptr,
                                 gate ? &*gate : nullptr};
   std::vector<PlannedJob> jobs = plan_jobs(scenario.workload, scenario.simulation.seed);
+  double last_submission_s = 0;  // the workload is at its load from then
+  for (const PlannedJob& job : jobs) last_submission_s = std::max(last_submission_s, job.submit_s);
   std::optional<sim::BatchSystem> batch_system;
   if (scenario.workload.submit) {
     batch_system.emplace(farm, sim::core_slots(scenario, farm), std::move(jobs), context);
@@ -150,7 +167,7 @@ SimulationResults simulate(const Scenario& scenario) {
   std::optional<PrecisionStop> precision_stop;
   double end_s = 0;
   if (scenario.simulation.stop_at_precision) {
-    end_s = run_to_precision(engine, scenario, recorder, precision_stop.emplace());
+    end_s = run_to_precision(engine, scenario, recorder, last_submission_s, precision_stop.emplace());
   } else if (scenario.workload.duration_s) {
     engine.run_until(*scenario.workload.duration_s);
   } else {

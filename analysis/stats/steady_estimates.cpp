@@ -34,14 +34,16 @@ bool precise_enough(const SteadyEventTime& estimate, double relative_half_width)
 
 SteadyState steady_state(const SimulationResults& r) {
   SteadyState s;
-  s.event_time = steady_event_time(r.events, r.warmup_s, static_cast<std::size_t>(r.concurrent_jobs));
+  // A run with a stopping rule estimates from when its workload is at its load, as its checks did.
+  const double start_s = std::max(r.warmup_s, r.precision_stop ? r.precision_stop->load_from_s : 0.0);
+  s.event_time = steady_event_time(r.events, start_s, static_cast<std::size_t>(r.concurrent_jobs));
   const double from = s.event_time.warmup_end_s, window = (r.end_s - from) / static_cast<double>(stats::kBatches);
   if (!s.event_time.mean_s || !(window > 0)) return s;
   s.window_s = window;
   // Completions and device busy time in equal windows of the time after the cut: their batch means.
   std::vector<double> rates(stats::kBatches, 0.0), utilisations(stats::kBatches, 0.0);
   for (const EventRecord& e : r.events) {
-    if (e.start_s < r.warmup_s || e.end_s <= from) continue;
+    if (e.start_s < start_s || e.end_s <= from) continue;
     const auto w = std::min(static_cast<std::size_t>((e.end_s - from) / window), stats::kBatches - 1);
     rates[w] += 1 / window;
   }

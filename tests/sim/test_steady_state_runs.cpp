@@ -101,3 +101,52 @@ TEST_CASE("the stopping rule ends a run once its mean is that precise, or at its
   CHECK(capped.end_s == doctest::Approx(1000));
   CHECK(capped.events_incomplete == 1);  // the event running at 1000 s
 }
+
+namespace {
+
+// A batch system of `cores` cores taking `jobs` jobs in waves of `per_wave` every `period`; each job
+// runs `events` events of exponential CPU time of mean 1 s (relative standard deviation 1 per event).
+json waves_farm(int cores, int jobs, int per_wave, const std::string& period, int events) {
+  json d = test::base_scenario();
+  d["platform"]["servers"] = json::array();
+  d["platform"]["worker_pools"][0]["cores_per_node"] = cores;
+  d["workload"] = {{"jobs", jobs},
+                   {"events_per_job", events},
+                   {"submit", {{"pattern", "waves"}, {"jobs_per_wave", per_wave}, {"period", period}}},
+                   {"modules", json::array({{{"type", "cpu"}, {"name", "reco"},
+                                             {"time", {{"distribution", "exponential"}, {"mean", "1s"}}}}})}};
+  d["simulation"]["outputs"] = json::array();
+  d["simulation"]["stop_at_precision"] = {{"relative_half_width", "2%"}};
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("the stopping rule waits for the workload's load: never before the last wave is submitted") {
+  // 20 waves of 10 jobs every 100 s, each job 1,000 s long on its own core: the running jobs grow by
+  // 10 a wave to 100 at the last wave (t = 1900 s), then hold until the first wave's jobs end. ±2%
+  // needs about 9,600 events: the first wave alone gives them by t = 1000 s (the rule stopped there
+  // before it waited for the load); from t = 1900 s, 100 jobs give them in about 100 s.
+  const SimulationResults r = test::simulate_isolated(test::parse(waves_farm(100, 200, 10, "100s", 1000)));
+  REQUIRE(r.precision_stop);
+  CHECK(r.precision_stop->load_from_s == doctest::Approx(1900));
+  CHECK(r.precision_stop->reached);
+  CHECK_FALSE(r.precision_stop->drained);
+  CHECK(r.end_s >= 1900);
+  CHECK(r.end_s < 1900 * 1.25 * 1.25);  // within two checkpoints of the load
+  const Summary s = summarize(r);
+  REQUIRE(s.steady.event_time.mean_s);
+  CHECK(s.steady.event_time.mean_s->mean == doctest::Approx(1).epsilon(0.05));
+}
+
+TEST_CASE("a workload that drains after its last submission runs to its end, and says so") {
+  // Waves of 10 jobs every 100 s whose jobs last about 50 s: after the last wave (t = 1900 s) the
+  // running jobs only fall, to none at about 1950 s, before ±0.5% (about 150,000 events) is known.
+  json d = waves_farm(100, 200, 10, "100s", 50);
+  d["simulation"]["stop_at_precision"] = {{"relative_half_width", "0.5%"}};
+  const SimulationResults r = test::simulate_isolated(test::parse(d));
+  REQUIRE(r.precision_stop);
+  CHECK_FALSE(r.precision_stop->reached);
+  CHECK(r.precision_stop->drained);
+  CHECK(r.events.size() == 200 * 50);  // every event of every job: the run went to its end
+}
