@@ -129,6 +129,7 @@ struct PrecisionStop {
   double relative_half_width = 0;  // the target
   int checks = 0;
   bool reached = false;  // false: the run hit its maximum time, or its workload ended, first
+  bool operator==(const PrecisionStop&) const = default;
 };
 
 struct SimulationResults {
