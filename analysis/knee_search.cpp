@@ -5,34 +5,31 @@
 #include <cstdint>
 
 namespace sonicsim {
-using nlohmann::json;
 
-double plan_event_time(const json& s) {
-  const bool stopped_early = s.contains("stopping") && s["stopping"]["reached"].get<bool>();
-  const json& steady = s["steady_state"]["event_time_s"];
-  if (stopped_early && steady.is_object()) return steady["mean"].get<double>();
-  return s["events"]["time_s"]["mean"].get<double>();
+double plan_event_time(const Summary& s) {
+  const bool stopped_early = s.precision_stop && s.precision_stop->reached;
+  if (stopped_early && s.steady.event_time_s) return s.steady.event_time_s->mean;
+  return s.event_time.mean;
 }
 
-std::optional<double> plan_event_time_half_width(const json& s) {
-  const json& steady = s.value(json::json_pointer("/steady_state/event_time_s"), json());
-  if (!steady.is_object()) return std::nullopt;
-  return steady["half_width_95"].get<double>();
+std::optional<double> plan_event_time_half_width(const Summary& s) {
+  if (!s.steady.event_time_s) return std::nullopt;
+  return s.steady.event_time_s->half_width;
 }
 
-BusiestLink busiest_link(const json& summary) {
+BusiestLink busiest_link(const Summary& summary) {
   BusiestLink b{"", -1};
-  for (const auto& link : summary["links"])
-    if (link["utilization"].get<double>() > b.utilization) b = {link["name"].get<std::string>(), link["utilization"].get<double>()};
+  for (const LinkUtilization& link : summary.links)
+    if (link.utilization > b.utilization) b = {link.name, link.utilization};
   return b;
 }
 
-bool KneeCriteria::within(const json& s) const {
+bool KneeCriteria::within(const Summary& s) const {
   return plan_event_time(s) <= threshold_s() && busiest_link(s).utilization <= link_threshold;
 }
 
-KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, const json& alone,
-                       double slope_s_per_job, const std::function<json(int)>& probe) {
+KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, const Summary& alone,
+                       double slope_s_per_job, const std::function<Summary(int)>& probe) {
   KneeSearch k;
   k.at_lo = alone;
   // Each probe's excess of the per-event time over the threshold places the next one.
@@ -40,7 +37,7 @@ KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, co
   bool last_within = true;
   int repeats = 0;  // probes in a row on the same side of the knee
   const auto run = [&](int jobs) {
-    json s = probe(jobs);
+    Summary s = probe(jobs);
     const double excess = plan_event_time(s) - criteria.threshold_s();
     if (const auto half_width = plan_event_time_half_width(s); half_width && busiest_link(s).utilization <= criteria.link_threshold) {
       if (excess + *half_width <= 0) k.surely_within = std::max(k.surely_within.value_or(jobs), jobs);

@@ -8,31 +8,32 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "analysis/summary/summary.hpp"
 
 namespace sonicsim {
 
 // A probe's mean per-event time: the steady-state estimate where the stopping rule ended the run
 // early, else the mean over the whole workload (as a run without the rule reports it).
-double plan_event_time(const nlohmann::json& summary);
+double plan_event_time(const Summary& summary);
 // Its 95% half-width, where the run has one.
-std::optional<double> plan_event_time_half_width(const nlohmann::json& summary);
+std::optional<double> plan_event_time_half_width(const Summary& summary);
 
 struct BusiestLink {
   std::string name;
   double utilization = 0;
 };
-BusiestLink busiest_link(const nlohmann::json& summary);
+// The first of the most used links; utilisation -1 without links.
+BusiestLink busiest_link(const Summary& summary);
 
 struct KneeCriteria {
   double baseline_s, tolerance, link_threshold;
   double threshold_s() const { return (1 + tolerance) * baseline_s; }
-  bool within(const nlohmann::json& summary) const;
+  bool within(const Summary& summary) const;
 };
 
 struct KneeSearch {
   int lo = 1, hi = 0;  // lo within the criteria; hi past them (0: none found up to the maximum)
-  nlohmann::json at_lo, at_hi;
+  Summary at_lo, at_hi;
   // From the probes' 95% intervals: the most jobs whose interval lies wholly under the threshold,
   // and the fewest whose interval lies wholly over it; unset where no probe says so.
   std::optional<int> surely_within, surely_past;
@@ -40,7 +41,7 @@ struct KneeSearch {
 
 // `probe(jobs)` simulates `jobs` jobs and returns the summary; `alone` is one job's;
 // `slope_s_per_job` is the closed form's growth of the per-event time per job past its knee.
-KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, const nlohmann::json& alone,
-                       double slope_s_per_job, const std::function<nlohmann::json(int)>& probe);
+KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, const Summary& alone,
+                       double slope_s_per_job, const std::function<Summary(int)>& probe);
 
 }  // namespace sonicsim

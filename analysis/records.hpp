@@ -134,6 +134,7 @@ struct PrecisionStop {
   bool reached = false;  // false: the run hit its maximum time, or its workload ended, first
   double load_from_s = 0;  // when the last job was submitted: the statistics start here
   bool drained = false;    // the workload drained, or ended, before the estimate was precise
+  bool operator==(const PrecisionStop&) const = default;
 };
 inline constexpr double kDrainTolerance = 0.05;
 

@@ -19,7 +19,7 @@ namespace {
 
 double simulated_mean(const std::string& path, std::vector<std::pair<std::string, std::string>> overrides, int jobs) {
   overrides.emplace_back("/workload/jobs", std::to_string(jobs));
-  return simulated_summary(path, std::move(overrides))["events"]["time_s"]["mean"].get<double>();
+  return simulated_summary(path, std::move(overrides)).event_time.mean;
 }
 
 }  // namespace

@@ -7,7 +7,8 @@
 #include <boost/program_options.hpp>
 
 #include "analysis/outputs/result_writers.hpp"
-#include "analysis/summary/summary.hpp"
+#include "analysis/stats/steady_estimates.hpp"
+#include "analysis/summary/summary_text.hpp"
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
 #include "cli/perf_run.hpp"
@@ -74,7 +75,8 @@ int run_command(const std::vector<std::string>& args) {
 
   const SimulationResults results = simulate(scenario);
   const Summary summary = summarize(results);
-  if (!vm.count("quiet")) std::cout << format_summary(summary);
+  if (!vm.count("quiet"))
+    std::cout << format_summary(summary, min_batch_events(static_cast<std::size_t>(results.concurrent_jobs)));
   if (!output.empty()) {
     write_results(output, results, summary, scenario.simulation.outputs);
     if (!vm.count("quiet")) std::cout << "\nresults written to " << output << "/\n";

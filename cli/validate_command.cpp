@@ -108,12 +108,13 @@ json simulate_for_validation(const std::string& path, const Overrides& overrides
       if (e.start_s >= results.warmup_s) events.push_back({e.job, e.start_s, e.end_s});
     const Summary summary = summarize(results);
     double success = 0, inferences = 0, executions = 0, queue_ns = 0;
-    for (const auto& t : summary.triton) {
-      success += static_cast<double>(t.success.count);
-      inferences += static_cast<double>(t.inference_count);
-      executions += static_cast<double>(t.execution_count);
-      queue_ns += static_cast<double>(t.queue.ns);
-    }
+    for (const TritonServerStatistics& server : summary.triton)
+      for (const TritonModelStatistics& t : server.models) {
+        success += static_cast<double>(t.success.count);
+        inferences += static_cast<double>(t.inference_count);
+        executions += static_cast<double>(t.execution_count);
+        queue_ns += static_cast<double>(t.queue.ns);
+      }
     return json{{"events", events},
                 {"end_s", results.end_s},
                 {"triton", {success, inferences, executions, queue_ns}},

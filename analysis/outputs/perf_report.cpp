@@ -1,8 +1,9 @@
 #include "analysis/outputs/perf_report.hpp"
-#include "models/io/text_format.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "models/io/text_format.hpp"
 
 namespace sonicsim {
 namespace {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/outputs/output_file.hpp"
+#include "analysis/summary/summary_json.hpp"
 #include "analysis/triton/triton_report.hpp"
 
 namespace sonicsim {
@@ -148,9 +149,9 @@ void write_results(const std::string& directory, const SimulationResults& result
   if (outputs.jobs && results.batch_system) write_jobs_csv((dir / "jobs.csv").string(), results);
   if (outputs.timeseries && results.scraped) write_timeseries_csv((dir / "timeseries.csv").string(), results);
   if (outputs.metrics) {
-    for (std::size_t server = 0; server < summary.server_names.size(); ++server) {
-      const auto path = dir / ("metrics-" + summary.server_names[server] + ".prom");
-      write_file(path.string(), triton_prometheus_text(summary, static_cast<int>(server)));
+    for (std::size_t server = 0; server < results.server_names.size(); ++server) {
+      const auto path = dir / ("metrics-" + results.server_names[server] + ".prom");
+      write_file(path.string(), triton_prometheus_text(results, summary, static_cast<int>(server)));
     }
   }
 }

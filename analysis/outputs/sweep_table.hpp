@@ -5,14 +5,14 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "analysis/summary/summary.hpp"
 
 namespace sonicsim {
 
 struct SweepPointResult {
-  std::vector<std::string> values;         // one per axis
-  std::optional<nlohmann::json> summary;   // summary.json of the run; absent when it failed or did not run
-  std::string error;                       // why it failed
+  std::vector<std::string> values;  // one per axis
+  std::optional<Summary> summary;   // the run's; absent when it failed or did not run
+  std::string error;                // why it failed
 };
 
 // Header: point, the axis pointers, status (ok, failed, missing), the metrics, error.

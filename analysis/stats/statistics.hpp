@@ -6,6 +6,7 @@ namespace sonicsim::stats {
 struct Description {
   std::size_t count = 0;
   double mean = 0, stddev = 0, min = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+  bool operator==(const Description&) const = default;
 };
 
 // Quantile of sorted data with linear interpolation between order statistics (Hyndman & Fan

@@ -25,6 +25,8 @@ struct SteadyEventTime {
 // only batches spanning a cycle are close to independent. One job alone (concurrent_jobs 1) has
 // independent, identically distributed events: a Student-t interval over them, from 2 events on.
 // 0: not known (a batch system's jobs), batches of 5 or more.
+// The smallest batch of the batch means above: `concurrent_jobs` events, and at least 5.
+std::size_t min_batch_events(std::size_t concurrent_jobs);
 SteadyEventTime steady_event_time(const std::vector<EventRecord>& events, double warmup_s, std::size_t concurrent_jobs);
 
 struct SteadyState {

@@ -26,6 +26,7 @@ struct Interval {
   double half_width = 0;
   std::size_t batches = 0, batch_size = 0;  // for batch means; batch_size 1 for independent values
   double relative_half_width() const;       // half_width / |mean|; infinity when the mean is 0
+  bool operator==(const Interval&) const = default;
 };
 
 double student_t_quantile(double probability, double degrees_of_freedom);

@@ -1,34 +1,62 @@
 #pragma once
-// The headline numbers of one run, computed from its records.
+// The headline numbers of one run, computed from its records: the typed form of summary.json,
+// holding what the document holds and nothing more, so that a summary read back from its JSON
+// (from a child process, or a sweep point on disk) equals the one written. Planners read these
+// fields; summary_json.hpp writes and reads the document, summary_text.hpp prints it.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analysis/records.hpp"
 #include "analysis/stats/statistics.hpp"
-#include "analysis/stats/steady_estimates.hpp"
+#include "analysis/stats/steady_state.hpp"
+#include "analysis/triton/statistics_api.hpp"
 
 namespace sonicsim {
 
 struct EventBreakdown {
   double cpu_s = 0, preprocess_s = 0, fallback_s = 0, inference_s = 0, network_s = 0, frontend_s = 0, queue_s = 0,
          gpu_s = 0;
+  bool operator==(const EventBreakdown&) const = default;
 };
 
 struct GpuUtilization {
   std::string server;
   int gpu = 0;
   double utilization = 0;
+  bool operator==(const GpuUtilization&) const = default;
 };
 
 struct LinkUtilization {
   std::string name;
-  double bandwidth_Bps = 0;
+  double bandwidth_bps = 0;  // bits per second
   double bytes = 0;
   double utilization = 0;  // bytes / (bandwidth x simulated time)
+  bool operator==(const LinkUtilization&) const = default;
+};
+
+// A mean with the half-width of its 95% interval.
+struct Interval95 {
+  double mean = 0, half_width = 0;
+  bool operator==(const Interval95&) const = default;
+};
+
+// MSER-5's warm-up cut and the steady-state 95% intervals (steady_estimates.hpp).
+struct SteadySummary {
+  std::size_t warmup_cut_events = 0;  // of the events that started after the scenario's warm-up
+  double warmup_until_s = 0;          // when the last cut event completed (the scenario's warm-up if none)
+  bool warmup_at_limit = false;       // the cut reached half of them: no steady state yet
+  std::size_t events_after_cut = 0;
+  std::optional<stats::Interval> event_time_s;  // batch means, with their count and size
+  double window_s = 0;
+  std::optional<Interval95> events_per_s, device_utilization;
+  bool operator==(const SteadySummary&) const = default;
+};
+
+struct QueueWait {
+  double mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+  bool operator==(const QueueWait&) const = default;
 };
 
 // Batch-system workloads: how jobs waited for and used the worker cores.
@@ -36,8 +64,9 @@ struct JobsSummary {
   // Runs: a resubmitted job counts once per submission.
   std::int64_t submitted = 0, started = 0, done = 0, running_at_end = 0, queued_at_end = 0;
   std::int64_t failed = 0, resubmitted = 0;  // runs ended by a failure: for good, or submitted again
-  stats::Description queue_wait_s;  // submit to start, over started jobs
-  double slot_occupancy = 0;        // core-seconds used by jobs / (worker cores x simulated time)
+  QueueWait queue_wait_s;    // submit to start, over started jobs
+  double slot_occupancy = 0;  // core-seconds used by jobs / (worker cores x simulated time)
+  bool operator==(const JobsSummary&) const = default;
 };
 
 // Where requests can fail: what failed, and what it cost.
@@ -48,68 +77,74 @@ struct FailureSummary {
   std::int64_t events_on_cpu = 0;              // events whose module fell back to the CPU after a failure
   std::int64_t jobs_failed = 0, events_lost = 0;
   double cpu_lost_s = 0;  // core seconds of the failed job runs
+  std::int64_t requests_failed() const { return unavailable + deadline_exceeded + cancelled; }
+  bool operator==(const FailureSummary&) const = default;
 };
 
 // The saturation gate's decisions at job starts.
 struct GateSummary {
   std::int64_t checks = 0, refused = 0, without_metric = 0;
   std::int64_t events_on_cpu = 0;  // events of the refused jobs
+  bool operator==(const GateSummary&) const = default;
 };
 
 // The proxy's token bucket on new connections.
 struct ConnectionSummary {
   std::int64_t opened = 0, refused = 0;
   std::int64_t events_on_cpu = 0;  // events of every refused job, by the bucket or the gate
+  bool operator==(const ConnectionSummary&) const = default;
 };
 
 // Where Prometheus scraped the farm (a gate or an autoscaler): what the farm held and cost.
 struct UsageSummary {
   double gpu_hours = 0;   // fixed groups over the run, plus the GPUs autoscaled pods held
   double core_hours = 0;  // worker cores held by running jobs
+  std::optional<double> gpu_hours_per_1000_events;  // over completed events, warm-up included; none without
   std::optional<std::string> currency;
   std::optional<double> cost_per_event;  // (GPU-hours and core-hours at the scenario's prices) / events
-  std::optional<AutoscalingTotals> autoscaling;
-  double mean_ready_replicas = 0, mean_gpus_held = 0;  // autoscaled group, over the run
-  std::size_t events = 0;  // completed, warm-up included: what the hours bought
+  bool operator==(const UsageSummary&) const = default;
+};
+
+// The autoscaled deployment over the run (with a usage summary: an autoscaler is scraped).
+struct AutoscalingSummary {
+  double mean_ready_replicas = 0, mean_gpus_held = 0;
+  int max_ready_replicas = 0;
+  std::int64_t pods_created = 0, pods_ready = 0, pods_deleted = 0;
+  std::int64_t requests_refused_draining = 0;  // reached a draining pod (UNAVAILABLE)
+  std::int64_t requests_killed = 0;            // still held by a pod at the end of its grace period
+  bool operator==(const AutoscalingSummary&) const = default;
 };
 
 struct Summary {
   std::string scenario;
   std::uint64_t seed = 0;
-  double latency_quantile = 0;  // 0: calibrated kernel latencies at their fitted curves
+  std::optional<double> latency_quantile;  // none: calibrated kernel latencies at their fitted curves
   DeviceNaming device_naming = DeviceNaming::Gpu;
   double simulated_s = 0;
   double warmup_s = 0;
   stats::Description event_time;  // per-event wall time, events starting after the warm-up
-  SteadyState steady;             // after MSER-5's cut too, with 95% intervals
-  std::optional<PrecisionStop> precision_stop;
-  EventBreakdown breakdown;       // means per event
+  std::int64_t events_incomplete = 0;
+  EventBreakdown breakdown;  // means per event
+  SteadySummary steady;      // after MSER-5's cut too, with 95% intervals
   double events_per_s = 0;
   double requests_per_s = 0;
-  std::int64_t events_incomplete = 0;
   std::int64_t requests_sent = 0, requests_completed = 0, requests_rejected = 0, requests_in_flight = 0;
-  double gpu_utilization = 0;  // mean over all GPUs, 0..1
-  std::vector<GpuUtilization> gpus;
-  std::vector<LinkUtilization> links;  // shared links, then the busiest worker NIC
   std::int64_t batches = 0;
   double mean_batch_items = 0;
-  std::vector<std::string> server_names, model_names;
-  std::vector<TritonModelStats> triton;  // whole run, like Triton's counters since model load
-  std::optional<JobsSummary> jobs;       // batch-system workloads only
+  double gpu_utilization = 0;  // mean over all GPUs, 0..1
+  std::vector<GpuUtilization> gpus;
+  std::vector<LinkUtilization> links;          // shared links, then the busiest worker NIC
+  std::vector<TritonServerStatistics> triton;  // whole run, like Triton's counters since model load
+  std::optional<JobsSummary> jobs;             // batch-system workloads only
   std::optional<FailureSummary> failures;
   std::optional<GateSummary> gate;
-  std::optional<UsageSummary> usage;
   std::optional<ConnectionSummary> connections;
+  std::optional<UsageSummary> usage;
+  std::optional<AutoscalingSummary> autoscaling;
+  std::optional<PrecisionStop> precision_stop;  // with a stopping rule: how the run ended
+  bool operator==(const Summary&) const = default;
 };
 
 Summary summarize(const SimulationResults& results);
-
-nlohmann::json summary_to_json(const Summary& summary);
-
-// How a summary.json names the accelerators ("gpu" or "device"), for what reads it back.
-DeviceWords device_words_of(const nlohmann::json& summary);
-
-// A human-readable table for the terminal.
-std::string format_summary(const Summary& summary);
 
 }  // namespace sonicsim

@@ -1,42 +1,11 @@
 #include "analysis/triton/triton_report.hpp"
-#include "models/io/text_format.hpp"
 
 #include <cinttypes>
 
+#include "models/io/text_format.hpp"
+
 namespace sonicsim {
 namespace {
-
-using nlohmann::json;
-
-json duration_json(const TritonDuration& d) { return {{"count", d.count}, {"ns", d.ns}}; }
-
-json model_stats_json(const Summary& s, const TritonModelStats& m) {
-  json batches = json::array();
-  for (const auto& [size, b] : m.batch_stats)
-    batches.push_back({{"batch_size", size},
-                       {"compute_input", duration_json(b.compute_input)},
-                       {"compute_infer", duration_json(b.compute_infer)},
-                       {"compute_output", duration_json(b.compute_output)}});
-  const TritonDuration none;
-  return {
-      {"name", s.model_names[m.model]},
-      {"version", "1"},
-      {"last_inference", static_cast<std::uint64_t>(m.last_inference_s * 1e3)},  // ms from the start of the run
-      {"inference_count", m.inference_count},
-      {"execution_count", m.execution_count},
-      {"inference_stats",
-       {{"success", duration_json(m.success)},
-        {"fail", duration_json(m.fail)},
-        {"queue", duration_json(m.queue)},
-        {"compute_input", duration_json(m.compute_input)},
-        {"compute_infer", duration_json(m.compute_infer)},
-        {"compute_output", duration_json(m.compute_output)},
-        {"cache_hit", duration_json(none)},
-        {"cache_miss", duration_json(none)}}},
-      {"batch_stats", batches},
-      {"pending_request_count", m.pending},
-  };
-}
 
 // Prometheus label values escape backslash, double quote and newline.
 std::string label_value(const std::string& v) {
@@ -77,31 +46,19 @@ class PromWriter {
 
 }  // namespace
 
-std::string simulated_gpu_uuid(const Summary& s, int server, int gpu) {
-  return "GPU-" + s.server_names[server] + "-" + std::to_string(gpu);
-}
+std::string simulated_gpu_uuid(const std::string& server, int gpu) { return "GPU-" + server + "-" + std::to_string(gpu); }
 
-json triton_statistics_json(const Summary& s) {
-  json servers = json::array();
-  for (std::size_t server = 0; server < s.server_names.size(); ++server) {
-    json models = json::array();
-    for (const TritonModelStats& m : s.triton)
-      if (m.server == static_cast<int>(server)) models.push_back(model_stats_json(s, m));
-    servers.push_back({{"server", s.server_names[server]}, {"model_stats", models}});
-  }
-  return {{"servers", servers}};
-}
-
-std::string triton_prometheus_text(const Summary& s, int server) {
+std::string triton_prometheus_text(const SimulationResults& r, const Summary& s, int server) {
+  const std::string& name = r.server_names[server];
   std::vector<const TritonModelStats*> models;
-  for (const TritonModelStats& m : s.triton)
+  for (const TritonModelStats& m : r.triton)
     if (m.server == server) models.push_back(&m);
   auto model_labels = [&](const TritonModelStats& m) {
-    return "model=\"" + label_value(s.model_names[m.model]) + "\",version=\"1\"";
+    return "model=\"" + label_value(r.model_names[m.model]) + "\",version=\"1\"";
   };
   auto series_labels = [&](const TritonModelStats& m, int gpu) {
     std::string labels = model_labels(m);
-    if (gpu >= 0) labels += ",gpu_uuid=\"" + label_value(simulated_gpu_uuid(s, server, gpu)) + "\"";
+    if (gpu >= 0) labels += ",gpu_uuid=\"" + label_value(simulated_gpu_uuid(name, gpu)) + "\"";
     return labels;
   };
 
@@ -145,25 +102,25 @@ std::string triton_prometheus_text(const Summary& s, int server) {
   // Mean over the run, as a plain decimal: perf_analyzer's regex takes no exponent.
   out.family({"nv_gpu_utilization", "gauge", "GPU utilization rate [0.0 - 1.0)"});
   for (const GpuUtilization& g : s.gpus) {
-    if (g.server != s.server_names[server]) continue;
-    out.sample("gpu_uuid=\"" + label_value(simulated_gpu_uuid(s, server, g.gpu)) + "\"",
-               printf_string("%.6f", g.utilization));
+    if (g.server != name) continue;
+    out.sample("gpu_uuid=\"" + label_value(simulated_gpu_uuid(name, g.gpu)) + "\"", printf_string("%.6f", g.utilization));
   }
   return out.take();
 }
 
-std::string format_triton_summary(const Summary& s) {
+std::string format_triton_summary(const std::vector<TritonServerStatistics>& servers) {
   std::string out;
-  for (const TritonModelStats& m : s.triton) {
-    const double n = static_cast<double>(m.success.count);
-    const double queue_ms = n ? m.queue.ns / n / 1e6 : 0;
-    const double compute_ms = n ? (m.compute_input.ns + m.compute_infer.ns + m.compute_output.ns) / n / 1e6 : 0;
-    const double mean_batch = m.execution_count ? static_cast<double>(m.inference_count) / m.execution_count : 0;
-    out += printf_string("  %s/%s: %" PRIu64 " ok, %" PRIu64 " failed, %" PRIu64
-                         " executions (%.2f inferences each), queue %.3f ms, compute %.3f ms per request\n",
-                         s.server_names[m.server].c_str(), s.model_names[m.model].c_str(), m.success.count,
-                         m.fail.count, m.execution_count, mean_batch, queue_ms, compute_ms);
-  }
+  for (const TritonServerStatistics& server : servers)
+    for (const TritonModelStatistics& m : server.models) {
+      const double n = static_cast<double>(m.success.count);
+      const double queue_ms = n ? m.queue.ns / n / 1e6 : 0;
+      const double compute_ms = n ? (m.compute_input.ns + m.compute_infer.ns + m.compute_output.ns) / n / 1e6 : 0;
+      const double mean_batch = m.execution_count ? static_cast<double>(m.inference_count) / m.execution_count : 0;
+      out += printf_string("  %s/%s: %" PRIu64 " ok, %" PRIu64 " failed, %" PRIu64
+                           " executions (%.2f inferences each), queue %.3f ms, compute %.3f ms per request\n",
+                           server.server.c_str(), m.name.c_str(), m.success.count, m.fail.count, m.execution_count,
+                           mean_batch, queue_ms, compute_ms);
+    }
   return out;
 }
 

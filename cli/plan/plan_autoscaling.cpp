@@ -10,7 +10,6 @@
 #include "models/scenario/scenario_parser.hpp"
 
 namespace sonicsim::cli {
-using nlohmann::json;
 
 namespace {
 
@@ -49,19 +48,18 @@ int plan_autoscaling(const std::string& path, const std::vector<std::pair<std::s
       o.emplace_back(base + "threshold", printf_string("%.17g", threshold));
       o.emplace_back(base + "max_replicas", std::to_string(max_replicas));
       if (gated) o.emplace_back("/platform/proxy/saturation_gate/threshold", printf_string("%.17g", threshold));
-      const json s = simulated_summary(path, o);
+      const Summary s = simulated_summary(path, o);
+      const UsageSummary& usage = s.usage.value();  // an autoscaler is scraped
       Point p;
       p.threshold = threshold;
       p.max_replicas = max_replicas;
-      p.event_s = s["events"]["time_s"]["mean"].get<double>();
-      const std::string hours = std::string(words.key) + "_hours";
-      p.gpu_hours = s["usage"][hours].get<double>();
-      const json& per_1000 = s["usage"][hours + "_per_1000_events"];
-      p.gpu_hours_per_1000 = per_1000.is_null() ? std::numeric_limits<double>::infinity() : per_1000.get<double>();
-      if (!s["usage"]["cost_per_event"].is_null()) p.cost_per_event = s["usage"]["cost_per_event"].get<double>();
-      p.mean_ready = s["autoscaling"]["mean_ready_replicas"].get<double>();
-      if (s.contains("gate")) p.gated = s["gate"]["jobs_refused"].get<std::int64_t>();
-      if (s.contains("failures")) p.jobs_failed = s["failures"]["jobs_failed"].get<std::int64_t>();
+      p.event_s = s.event_time.mean;
+      p.gpu_hours = usage.gpu_hours;
+      p.gpu_hours_per_1000 = usage.gpu_hours_per_1000_events.value_or(std::numeric_limits<double>::infinity());
+      p.cost_per_event = usage.cost_per_event;
+      p.mean_ready = s.autoscaling.value().mean_ready_replicas;
+      if (s.gate) p.gated = s.gate->refused;
+      if (s.failures) p.jobs_failed = s.failures->jobs_failed;
       const bool meets = p.event_s <= grid.target_event_s && p.jobs_failed == 0;
       std::cout << printf_string("  %10g %8d %12.4f %10.3f %12.5f %12s %10.2f %8lld%s\n", threshold, max_replicas,
                                  p.event_s, p.gpu_hours, p.gpu_hours_per_1000,

@@ -10,8 +10,9 @@
 #include <cstdlib>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/knee_search.hpp"
-#include "analysis/summary/summary.hpp"
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
 #include "cli/plan/plan_autoscaling.hpp"
@@ -31,11 +32,7 @@ namespace {
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
 
-double mean_event_time(const json& summary) { return plan_event_time(summary); }
-
-double device_utilization(const json& summary) {
-  return summary[device_words_of(summary).key]["utilization"].get<double>();
-}
+double mean_event_time(const Summary& summary) { return plan_event_time(summary); }
 
 // The closed form's knee: the most jobs whose t_SONIC per-event time stays within the tolerance of
 // t_ideal (analytic_prediction grows with the job count).
@@ -51,18 +48,15 @@ int closed_form_knee(const AnalyticModel& m, double tolerance, int max_jobs) {
 // a link busier than the threshold or than the devices, the devices, the frontends' handler threads,
 // the batcher queue with the devices not busy, or else the network's latency and sharing. (The client CPU
 // cannot: every job has its own core, and the search stops at the worker cores.)
-std::string saturated_resource(const json& s, const json& alone, const KneeCriteria& c) {
+std::string saturated_resource(const Summary& s, const Summary& alone, const KneeCriteria& c) {
   const BusiestLink link = busiest_link(s);
-  const double gpu = device_utilization(s);
-  const char* device = device_words_of(s).label;
+  const double gpu = s.gpu_utilization;
+  const char* device = device_words(s.device_naming).label;
   if (link.utilization > c.link_threshold || link.utilization > gpu)
     return "link \"" + link.name + "\"" + printf_string(" (utilisation %.2f, %s %.2f)", link.utilization, device, gpu);
-  const auto grown = [&](const char* part) {
-    const auto& now = s["events"]["breakdown_mean_s"][part];
-    const auto& before = alone["events"]["breakdown_mean_s"][part];
-    return now.get<double>() - before.get<double>();
-  };
-  const double queue = grown("queue"), frontend = grown("frontend"), network = grown("network");
+  const auto grown = [&](double EventBreakdown::*part) { return s.breakdown.*part - alone.breakdown.*part; };
+  const double queue = grown(&EventBreakdown::queue_s), frontend = grown(&EventBreakdown::frontend_s),
+               network = grown(&EventBreakdown::network_s);
   if (frontend > queue && frontend > network)
     return printf_string("server frontend (%.2f s more per event waiting for a handler thread; %s %.2f)", frontend,
                          device, gpu);
@@ -188,35 +182,35 @@ int plan_command(const std::vector<std::string>& args) {
                               jobs == 1 ? "job" : "jobs",
                               runs, simulated_s,
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
-    json s = simulated_summary(path, o);
+    Summary s = simulated_summary(path, o);
     status.clear();
     ++runs;
-    simulated_s += s["simulated_time_s"].get<double>();
+    simulated_s += s.simulated_s;
     return s;
   };
   std::cout << "plan for " << scenario.name << printf_string(" (tolerance %g%%, link threshold %g%%)\n", 100 * tolerance,
                                                               100 * link_threshold);
   const AnalyticModel closed = analytic_model(scenario);
-  const json alone = simulate_jobs(1, overrides);
+  const Summary alone = simulate_jobs(1, overrides);
   const KneeCriteria criteria{mean_event_time(alone), tolerance, link_threshold};
   std::cout << printf_string("  1 job alone: %.3f s per event\n", criteria.baseline_s);
   const int start = closed_form_knee(closed, tolerance, max_jobs);
   std::cout << printf_string("  closed form: within the tolerance up to %d jobs; the search starts there\n", start);
   const auto probe = [&](int jobs) {
-    json s = simulate_jobs(jobs, overrides);
+    Summary s = simulate_jobs(jobs, overrides);
     const auto half_width = plan_event_time_half_width(s);
     std::cout << printf_string("  %5d jobs: %.3f s per event%s (%+.1f%%), %s %.2f, busiest link %.2f %s\n", jobs,
                                mean_event_time(s), half_width ? printf_string(" ± %.3f", *half_width).c_str() : "",
                                100 * (mean_event_time(s) / criteria.baseline_s - 1), words.label,
-                               device_utilization(s), busiest_link(s).utilization,
+                               s.gpu_utilization, busiest_link(s).utilization,
                                criteria.within(s) ? "" : "<- past the knee");
     return s;
   };
   const double slope = analytic_prediction(closed, start + 1.0).per_event_s - analytic_prediction(closed, start).per_event_s;
   const KneeSearch knee = search_knee(start, max_jobs, criteria, alone, slope, probe);
   const int lo = knee.lo, hi = knee.hi;
-  const json& at_lo = knee.at_lo;
-  const json& at_hi = knee.at_hi;
+  const Summary& at_lo = knee.at_lo;
+  const Summary& at_hi = knee.at_hi;
 
   std::cout << '\n';
   if (hi == 0) {

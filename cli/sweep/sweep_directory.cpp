@@ -3,7 +3,7 @@
 
 #include "analysis/outputs/output_file.hpp"
 #include "analysis/outputs/sweep_table.hpp"
-#include "analysis/summary/summary.hpp"
+#include "analysis/summary/summary_json.hpp"
 #include "models/io/json_reader.hpp"
 #include "models/io/text_format.hpp"
 #include "models/scenario/scenario_parser.hpp"
@@ -93,13 +93,12 @@ fs::path SweepDirectory::point_file(int point, const char* extension) const {
 
 // A file cut short (by a full disk or a crash before results were written atomically) or edited
 // by hand counts as not done.
-std::optional<json> SweepDirectory::finished_point(int point) const {
+std::optional<Summary> SweepDirectory::finished_point(int point) const {
   const fs::path file = point_file(point, "json");
   if (!fs::exists(file)) return std::nullopt;
   try {
-    json result = read_json_file(file.string(), kMaxLogFileBytes);
-    if (result.is_object() && result.contains("summary") && result["summary"].is_object())
-      return std::move(result["summary"]);
+    const json result = read_json_file(file.string(), kMaxLogFileBytes);
+    if (result.is_object() && result.contains("summary")) return summary_from_json(result["summary"], file.string());
   } catch (const InputError&) {
   }
   return std::nullopt;

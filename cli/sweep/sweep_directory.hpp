@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/summary/summary.hpp"
 #include "cli/sweep/sweep_grid.hpp"
 
 namespace sonicsim::cli {
@@ -34,7 +35,7 @@ class SweepDirectory {
 
   std::filesystem::path point_file(int point, const char* extension) const;
   // A point's summary, if its file holds a whole one.
-  std::optional<nlohmann::json> finished_point(int point) const;
+  std::optional<Summary> finished_point(int point) const;
   bool failed_point(int point) const { return std::filesystem::exists(point_file(point, "error")); }
   // The points to run: those without a whole result. Clears what they left (a cut-short result,
   // the error of a failed try), so that they are tried again.

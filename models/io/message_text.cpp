@@ -1,6 +1,6 @@
 #include "models/io/message_text.hpp"
-#include "models/io/text_format.hpp"
 
+#include "models/io/text_format.hpp"
 
 namespace sonicsim {
 namespace {

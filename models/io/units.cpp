@@ -1,10 +1,11 @@
-#include "models/io/text_format.hpp"
 #include "models/io/units.hpp"
 
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <utility>
+
+#include "models/io/text_format.hpp"
 
 namespace sonicsim::units {
 namespace {

@@ -8,15 +8,15 @@
 #include "analysis/knee_search.hpp"
 
 using namespace sonicsim;
-using nlohmann::json;
 
 namespace {
 
 // A summary with a per-event time and a busiest link.
-json summary(double event_s, double link = 0.1) {
-  return {{"events", {{"time_s", {{"mean", event_s}}}}},
-          {"steady_state", {{"event_time_s", nullptr}}},
-          {"links", json::array({{{"name", "uplink"}, {"utilization", link}}})}};
+Summary summary(double event_s, double link = 0.1) {
+  Summary s;
+  s.event_time.mean = event_s;
+  s.links = {{"uplink", 1e9, 0, link}};
+  return s;
 }
 
 // Flat at 100 s up to `saturation` jobs, then + `slope` s per job: within 5% (105 s) up to
@@ -25,7 +25,7 @@ struct HockeyStick {
   int saturation;
   double slope;
   std::set<int> probed;
-  json operator()(int jobs) {
+  Summary operator()(int jobs) {
     probed.insert(jobs);
     return summary(100 + slope * std::max(0, jobs - saturation));
   }
@@ -70,10 +70,13 @@ TEST_CASE("the knee search with a wrong slope, no knee, or a link over its thres
 }
 
 TEST_CASE("a probe stopped by its precision rule answers with its steady-state mean and interval") {
-  json s = summary(120);
-  s["steady_state"]["event_time_s"] = {{"mean", 110.0}, {"half_width_95", 2.0}};
+  Summary s = summary(120);
+  CHECK_FALSE(plan_event_time_half_width(s));
+  s.steady.event_time_s = stats::Interval{110.0, 2.0, 20, 5};
   CHECK(plan_event_time(s) == 120);  // ran to its workload's end: the workload's mean
   CHECK(plan_event_time_half_width(s) == 2.0);
-  s["stopping"] = {{"reached", true}};
+  s.precision_stop = PrecisionStop{0.01, 3, false};
+  CHECK(plan_event_time(s) == 120);  // stopped at its maximum time: not precise enough to stand alone
+  s.precision_stop->reached = true;
   CHECK(plan_event_time(s) == 110);
 }

@@ -76,7 +76,8 @@ TEST_CASE("one handler thread parses simultaneous requests one after the other; 
   // queue statistics are zero although each waited for the handler thread.
   const Summary s = summarize(r);
   REQUIRE(s.triton.size() == 1);
-  CHECK(s.triton[0].queue.ns == 0);
+  REQUIRE(s.triton[0].models.size() == 1);
+  CHECK(s.triton[0].models[0].queue.ns == 0);
 }
 
 TEST_CASE("a frontend cost shorter than SimGrid's precision is kept exactly") {

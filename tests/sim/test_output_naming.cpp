@@ -8,7 +8,10 @@
 
 #include "analysis/outputs/result_writers.hpp"
 #include "analysis/outputs/sweep_table.hpp"
+#include "analysis/stats/steady_estimates.hpp"
 #include "analysis/summary/summary.hpp"
+#include "analysis/summary/summary_json.hpp"
+#include "analysis/summary/summary_text.hpp"
 #include "models/closed_form/analytic.hpp"
 #include "tests/support/simulation_support.hpp"
 
@@ -31,7 +34,8 @@ TEST_CASE("outputs name the accelerators as the scenario does, with the same num
   gpu_document["workload"]["events_per_job"] = 20;
   const Scenario gpu_named = test::parse(gpu_document), device_named = test::parse(test::with_device_names(gpu_document));
   SimulationResults a = test::simulate_isolated(gpu_named), b = test::simulate_isolated(device_named);
-  const json ja = summary_to_json(summarize(a)), jb = summary_to_json(summarize(b));
+  const Summary sa = summarize(a), sb = summarize(b);
+  const json ja = summary_to_json(sa), jb = summary_to_json(sb);
 
   CHECK(ja.contains("gpu"));
   CHECK_FALSE(ja.contains("device"));
@@ -41,13 +45,14 @@ TEST_CASE("outputs name the accelerators as the scenario does, with the same num
   CHECK(jb["device"]["utilization"].get<double>() > 0);
   CHECK(jb["device"]["per_device"][0]["device"] == 0);
   CHECK(jb["events"]["breakdown_mean_s"]["device"] == ja["events"]["breakdown_mean_s"]["gpu"]);
-  CHECK(device_words_of(ja).key == std::string("gpu"));
-  CHECK(device_words_of(jb).key == std::string("device"));
+  CHECK(summary_from_json(ja).device_naming == DeviceNaming::Gpu);
+  CHECK(summary_from_json(jb).device_naming == DeviceNaming::Device);
 
-  const std::string text = format_summary(summarize(b));
+  const std::size_t batch = min_batch_events(1);
+  const std::string text = format_summary(sb, batch);
   CHECK(text.find("Device utilisation") != std::string::npos);
   CHECK(text.find("GPU") == std::string::npos);
-  CHECK(format_summary(summarize(a)).find("GPU utilisation") != std::string::npos);
+  CHECK(format_summary(sa, batch).find("GPU utilisation") != std::string::npos);
 
   write_batches_csv("device_naming_batches.csv", b);
   CHECK(first_line("device_naming_batches.csv") == "batch,server,model,instance,device,requests,items,start_s,end_s,kernel_s");
@@ -56,7 +61,7 @@ TEST_CASE("outputs name the accelerators as the scenario does, with the same num
   std::remove("device_naming_batches.csv");
   std::remove("device_naming_events.csv");
 
-  const std::string sweep = sweep_csv({"/workload/jobs"}, {{{"1"}, jb, ""}});
+  const std::string sweep = sweep_csv({"/workload/jobs"}, {{{"1"}, sb, ""}});
   CHECK(sweep.find(",device_mean_s,") != std::string::npos);
   CHECK(sweep.find(",device_utilization,") != std::string::npos);
   CHECK(sweep.find("gpu") == std::string::npos);

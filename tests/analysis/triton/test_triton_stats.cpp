@@ -7,6 +7,8 @@
 
 #include "analysis/records.hpp"
 #include "analysis/summary/summary.hpp"
+#include "analysis/summary/summary_json.hpp"
+#include "analysis/triton/statistics_api.hpp"
 #include "analysis/triton/triton_report.hpp"
 #include "analysis/triton/triton_stats.hpp"
 
@@ -80,20 +82,21 @@ TEST_CASE("triton stats: a timed-out request is a failure on the model reporter 
 }
 
 TEST_CASE("triton report: Prometheus text has Triton's names, gpu_uuid on GPU series only, all failure reasons") {
-  Summary s;
-  s.server_names = {"gpu-0"};
-  s.model_names = {"net"};
+  SimulationResults r;
+  r.server_names = {"gpu-0"};
+  r.model_names = {"net"};
   TritonModelStats m = two_request_batch();
   m.instance_loaded(-1);  // a CPU instance
   const RequestRecord c = arrived_at(0.5, 1);
   m.request_arrived();
   m.execution_started(1);
   m.batch_executed(-1, {&c}, 1, {0.5, 0.5, 0.6, 0.6});
-  s.triton = {m};
+  r.triton = {m};
+  Summary s;
   s.gpus = {{"gpu-0", 0, 0.25}};
-  const std::string text = triton_prometheus_text(s, 0);
+  const std::string text = triton_prometheus_text(r, s, 0);
 
-  const std::string gpu = "{model=\"net\",version=\"1\",gpu_uuid=\"" + simulated_gpu_uuid(s, 0, 0) + "\"}";
+  const std::string gpu = "{model=\"net\",version=\"1\",gpu_uuid=\"" + simulated_gpu_uuid("gpu-0", 0) + "\"}";
   const std::string cpu = "{model=\"net\",version=\"1\"}";
   CHECK(text.find("# TYPE nv_inference_request_success counter\n") != std::string::npos);
   CHECK(text.find("nv_inference_request_success" + gpu + " 2\n") != std::string::npos);
@@ -107,17 +110,21 @@ TEST_CASE("triton report: Prometheus text has Triton's names, gpu_uuid on GPU se
                     "\"} 0\n") != std::string::npos);
   CHECK(text.find("nv_inference_pending_request_count" + cpu + " 0\n") != std::string::npos);
   // perf_analyzer's regex: exactly one gpu_uuid label and a plain decimal.
-  CHECK(text.find("nv_gpu_utilization{gpu_uuid=\"" + simulated_gpu_uuid(s, 0, 0) + "\"} 0.250000\n") !=
+  CHECK(text.find("nv_gpu_utilization{gpu_uuid=\"" + simulated_gpu_uuid("gpu-0", 0) + "\"} 0.250000\n") !=
         std::string::npos);
 }
 
 TEST_CASE("triton report: statistics-API JSON per server and model") {
+  SimulationResults r;
+  r.server_names = {"gpu-0", "gpu-1"};
+  r.model_names = {"net"};
+  r.triton = {two_request_batch()};
   Summary s;
-  s.server_names = {"gpu-0", "gpu-1"};
-  s.model_names = {"net"};
-  TritonModelStats m = two_request_batch();
-  s.triton = {m};
-  const nlohmann::json j = triton_statistics_json(s);
+  s.triton = triton_statistics(r);
+  REQUIRE(s.triton.size() == 2);
+  CHECK(s.triton[0].models.size() == 1);
+  CHECK(s.triton[0].models[0].last_inference_ms == 1010);  // ⌊1.0105015 s⌋ in ms
+  const nlohmann::json j = summary_to_json(s).at("triton");
   REQUIRE(j.at("servers").size() == 2);
   const auto& entry = j.at("servers").at(0).at("model_stats").at(0);
   CHECK(entry.at("name") == "net");
