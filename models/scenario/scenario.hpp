@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "models/control/hpa.hpp"
+#include "models/control/request_balancer.hpp"
 #include "models/control/token_bucket.hpp"
+#include "models/jobs/job_submission.hpp"
 #include "models/scenario/device_naming.hpp"
 #include "models/scenario/perf_load.hpp"
 #include "models/triton/model_config.hpp"
@@ -120,8 +122,6 @@ struct ProxySpec {
   std::optional<TokenBucketSpec> connection_limit;
 };
 
-enum class LoadBalancing { PerJob, RoundRobin, Random, LeastRequest };
-
 struct Platform {
   std::vector<WorkerPool> worker_pools;
   JobPlacement placement = JobPlacement::Fill;
@@ -200,46 +200,10 @@ struct InferenceModule {
 
 using Module = std::variant<CpuModule, InferenceModule>;
 
-struct StartAllAtOnce {};
-struct StartStaggered {
-  double interval_s = 0;
-};
-// Jobs start evenly over a window: job j of N at j * window / N (out of phase, whatever N is).
-struct StartSpread {
-  double window_s = 0;
-};
-struct StartWaves {
-  int jobs_per_wave = 1;
-  double period_s = 0;
-};
-using StartPattern = std::variant<StartAllAtOnce, StartStaggered, StartSpread, StartWaves>;
-
-// Jobs submitted as a Poisson process: exponential gaps of this mean, the first one gap after t = 0.
-struct SubmitPoisson {
-  double mean_interval_s = 0;
-};
-// Jobs submitted at recorded times (a CSV of submit times, or a condor_history -json file), in
-// submit order; `events`, where the trace gives them, override events_per_job for that job.
-struct SubmitTrace {
-  std::string file;
-  std::vector<double> submit_s;
-  std::vector<std::optional<int>> events;
-};
-using SubmitPattern = std::variant<StartAllAtOnce, StartStaggered, StartSpread, StartWaves, SubmitPoisson, SubmitTrace>;
-
-// Events a job runs: the same count for every job, or drawn per job (uniformly from an inclusive
-// range, or among measured counts).
-using EventCount = std::variant<int, UniformCount, EmpiricalCount>;
-
-struct Workload {
-  // Static farm ("start"): the jobs running at once, one per core, each started at its start time.
-  // Batch system ("submit"): the jobs submitted; they wait in a FIFO queue for a free core.
-  int jobs = 1;
-  std::optional<EventCount> events_per_job;  // exactly one of events_per_job and duration_s is set
-  std::optional<double> duration_s;
+// The jobs (JobsSpec: jobs, events_per_job, start, submit), and what limits and runs in them.
+struct Workload : JobsSpec {
+  std::optional<double> duration_s;  // exactly one of events_per_job and duration_s is set
   double warmup_s = 0;  // events starting before this are left out of the statistics
-  StartPattern start = StartAllAtOnce{};
-  std::optional<SubmitPattern> submit;  // set: jobs come from a batch system, and `start` is unused
   int resubmit = 0;  // batch system: how many times a failed job is submitted again
   std::vector<Module> modules;
 };
