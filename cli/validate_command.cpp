@@ -17,7 +17,7 @@
 #include "cli/sweep/sweep_grid.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json_reader.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/perf_simulation.hpp"
 #include "sim/simulation.hpp"
 

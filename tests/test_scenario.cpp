@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "models/io/json_pointer.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "models/workload/kernel_latency.hpp"
 #include "tests/support/support.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "models/triton/config_pbtxt.hpp"
 #include "models/triton/model_config.hpp"
 #include "tests/support/support.hpp"

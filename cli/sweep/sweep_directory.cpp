@@ -6,7 +6,7 @@
 #include "analysis/outputs/sweep_table.hpp"
 #include "analysis/summary/summary.hpp"
 #include "models/io/json_reader.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/simulation.hpp"
 
 namespace sonicsim::cli {

@@ -55,6 +55,7 @@ class JsonNode {
       : value_(&value), pointer_(std::move(pointer)), file_(std::move(file)) {}
 
   const std::string& pointer() const { return pointer_; }
+  const std::string& file() const { return file_; }
   const nlohmann::json& raw() const { return *value_; }
 
   // Objects. `allow_only` makes any key outside the list an error (typos must not pass silently).

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "cli/processes/isolated_run.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/simulation.hpp"
 #include "tests/support/records_json.hpp"
 
