@@ -15,7 +15,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "models/jobs/job_submission.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "models/workload/kernel_latency.hpp"
 #include "sim/client/job_placement.hpp"
 #include "sim/engine_setup.hpp"

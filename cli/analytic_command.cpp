@@ -10,7 +10,7 @@
 #include "cli/processes/simulated_summary.hpp"
 #include "models/closed_form/analytic.hpp"
 #include "models/io/text_format.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 
 namespace sonicsim::cli {
 namespace po = boost::program_options;

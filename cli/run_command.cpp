@@ -12,7 +12,7 @@
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
 #include "cli/perf_run.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/simulation.hpp"
 
 namespace sonicsim::cli {

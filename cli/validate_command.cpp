@@ -18,7 +18,7 @@
 #include "models/io/input_file.hpp"
 #include "models/io/json_reader.hpp"
 #include "models/io/text_format.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/perf_simulation.hpp"
 #include "sim/simulation.hpp"
 

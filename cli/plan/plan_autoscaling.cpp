@@ -7,7 +7,7 @@
 
 #include "cli/processes/simulated_summary.hpp"
 #include "models/io/text_format.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 
 namespace sonicsim::cli {
 

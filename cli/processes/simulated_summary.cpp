@@ -2,7 +2,7 @@
 
 #include "analysis/summary/summary_json.hpp"
 #include "cli/processes/isolated_run.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/simulation.hpp"
 
 namespace sonicsim::cli {

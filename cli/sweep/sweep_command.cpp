@@ -15,7 +15,7 @@
 #include "cli/sweep/slurm_sweep.hpp"
 #include "cli/sweep/sweep_directory.hpp"
 #include "cli/sweep/sweep_grid.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 
 namespace sonicsim::cli {
 namespace po = boost::program_options;

@@ -6,7 +6,7 @@
 #include "analysis/summary/summary_json.hpp"
 #include "models/io/json_reader.hpp"
 #include "models/io/text_format.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/simulation.hpp"
 
 namespace sonicsim::cli {

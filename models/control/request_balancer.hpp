@@ -14,10 +14,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/scenario/scenario.hpp"
 #include "models/workload/rng.hpp"
 
 namespace sonicsim {
+
+enum class LoadBalancing { PerJob, RoundRobin, Random, LeastRequest };
 
 class RequestBalancer {
  public:

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/io/choice.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/message_text.hpp"
 
@@ -54,6 +55,7 @@ class JsonNode {
       : value_(&value), pointer_(std::move(pointer)), file_(std::move(file)) {}
 
   const std::string& pointer() const { return pointer_; }
+  const std::string& file() const { return file_; }
   const nlohmann::json& raw() const { return *value_; }
 
   // Objects. `allow_only` makes any key outside the list an error (typos must not pass silently).
@@ -85,6 +87,11 @@ class JsonNode {
   double bandwidth_Bps() const;  // at least 1 bit/s
   // A name the outputs show: non-empty, at most 128 bytes, no control characters.
   std::string name() const;
+  // One of the names of a choice table (choice.hpp): its value (for a table of plain names, the
+  // name). Otherwise fails with `expected "a", "b" or "c" (what), got "x"`, the parenthesis only
+  // when `what` is given.
+  template <class Table>
+  auto choice(const Table& table, std::string_view what = {}) const;
 
   [[noreturn]] void fail(const std::string& message) const;
 
@@ -97,5 +104,13 @@ class JsonNode {
   std::string pointer_;
   std::string file_;
 };
+
+template <class Table>
+auto JsonNode::choice(const Table& table, std::string_view what) const {
+  const std::string text = string();
+  for (const auto& entry : table)
+    if (name_of(entry) == text) return value_of(entry);
+  fail("expected " + choice_list(table) + (what.empty() ? "" : " (" + std::string(what) + ")") + ", got \"" + text + "\"");
+}
 
 }  // namespace sonicsim

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "models/io/overloaded.hpp"
+#include "models/workload/distribution.hpp"
 
 namespace sonicsim {
 namespace {
@@ -47,7 +48,7 @@ double mean_events(const EventCount& count) {
   return std::visit([](const auto& c) { return count_mean(c); }, count);
 }
 
-std::vector<PlannedJob> plan_jobs(const Workload& w, std::uint64_t seed) {
+std::vector<PlannedJob> plan_jobs(const JobsSpec& w, std::uint64_t seed) {
   // Submit times and event counts draw from separate streams: changing one leaves the other alone,
   // so two variants of a scenario compare on the same jobs.
   Rng submit_rng(mix_seed(seed, kSubmitStream));

@@ -84,15 +84,7 @@ void check_simulated_sizes(const ModelConfig& config, const ConfigSource& source
 
 }  // namespace
 
-const char* kind_name(InstanceKind kind) {
-  switch (kind) {
-    case InstanceKind::Auto: return "KIND_AUTO";
-    case InstanceKind::Gpu: return "KIND_GPU";
-    case InstanceKind::Cpu: return "KIND_CPU";
-    case InstanceKind::Model: return "KIND_MODEL";
-  }
-  return "KIND_AUTO";
-}
+std::string kind_name(InstanceKind kind) { return std::string(choice_name(kInstanceKinds, kind)); }
 
 std::string ConfigSource::path(std::initializer_list<FieldStep> steps) const {
   std::string out = json_pointer.value_or("");

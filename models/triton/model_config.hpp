@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/io/choice.hpp"
+
 namespace sonicsim::triton {
 
 enum class TimeoutAction { Reject, Delay };
@@ -51,6 +53,11 @@ struct DynamicBatchingConfig {
 };
 
 enum class InstanceKind { Auto, Gpu, Cpu, Model };
+// ModelInstanceGroup.Kind's names, as Triton's configuration writes them.
+inline constexpr Choice<InstanceKind> kInstanceKinds[]{{"KIND_AUTO", InstanceKind::Auto},
+                                                       {"KIND_GPU", InstanceKind::Gpu},
+                                                       {"KIND_CPU", InstanceKind::Cpu},
+                                                       {"KIND_MODEL", InstanceKind::Model}};
 
 // ModelInstanceGroup.
 struct InstanceGroup {
@@ -135,6 +142,6 @@ void validate_instance_gpus(const ModelConfig& config, int gpu_count, const Conf
 // for KIND_CPU with the onnxruntime or tensorflow backends). GPU lists stay empty for "every GPU".
 void normalize_model_config(ModelConfig& config, int gpu_count);
 
-const char* kind_name(InstanceKind kind);  // "KIND_GPU", ...
+std::string kind_name(InstanceKind kind);  // "KIND_GPU", ...
 
 }  // namespace sonicsim::triton

@@ -5,18 +5,14 @@
 namespace sonicsim::triton {
 namespace {
 
+constexpr Choice<TimeoutAction> kTimeoutActions[]{{"REJECT", TimeoutAction::Reject}, {"DELAY", TimeoutAction::Delay}};
+
 double microseconds_to_s(const JsonNode& node) { return static_cast<double>(node.integer_at_least(0)) / 1e6; }
 
 QueuePolicy read_policy(const JsonNode& node) {
   node.allow_only({"timeout_action", "default_timeout_microseconds", "allow_timeout_override", "max_queue_size"});
   QueuePolicy policy;
-  if (auto action = node.find("timeout_action")) {
-    const std::string name = action->string();
-    if (name == "DELAY")
-      policy.timeout_action = TimeoutAction::Delay;
-    else if (name != "REJECT")
-      action->fail("expected \"REJECT\" or \"DELAY\", got \"" + name + "\"");
-  }
+  if (auto action = node.find("timeout_action")) policy.timeout_action = action->choice(kTimeoutActions);
   if (auto t = node.find("default_timeout_microseconds")) policy.default_timeout_s = microseconds_to_s(*t);
   if (auto o = node.find("allow_timeout_override")) policy.allow_timeout_override = o->boolean();
   if (auto q = node.find("max_queue_size")) policy.max_queue_size = q->int_at_least(0);
@@ -50,15 +46,6 @@ DynamicBatchingConfig read_dynamic_batching(const JsonNode& node) {
   return batching;
 }
 
-InstanceKind read_kind(const JsonNode& node) {
-  const std::string name = node.string();
-  if (name == "KIND_AUTO") return InstanceKind::Auto;
-  if (name == "KIND_GPU") return InstanceKind::Gpu;
-  if (name == "KIND_CPU") return InstanceKind::Cpu;
-  if (name == "KIND_MODEL") return InstanceKind::Model;
-  node.fail("expected \"KIND_AUTO\", \"KIND_GPU\", \"KIND_CPU\" or \"KIND_MODEL\", got \"" + name + "\"");
-}
-
 // Fields of Triton's instance group that do not change scheduling here, present in what
 // `GET v2/models/<m>/config` returns: accepted so a group can be pasted whole, type-checked, ignored.
 void check_ignored_group_fields(const JsonNode& node) {
@@ -76,7 +63,7 @@ InstanceGroup read_instance_group(const JsonNode& node) {
   check_ignored_group_fields(node);
   InstanceGroup group;
   if (auto name = node.find("name")) group.name = name->string();
-  if (auto kind = node.find("kind")) group.kind = read_kind(*kind);
+  if (auto kind = node.find("kind")) group.kind = kind->choice(kInstanceKinds);
   group.count = 0;  // unset: Triton's default, decided by normalisation
   if (auto count = node.find("count")) group.count = count->int_at_least(1);
   if (auto gpus = node.find("gpus"))

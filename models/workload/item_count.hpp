@@ -1,7 +1,8 @@
 #pragma once
 // Integer counts drawn per job or per event: how many events a job runs (EventCount, in
-// scenario.hpp) and how many items (jets, particles, patches) one event gives an inference module
-// (ItemCount). A fixed count draws nothing, so scenarios without distributions keep their streams.
+// models/jobs/job_submission.hpp) and how many items (jets, particles, patches) one event gives an
+// inference module (ItemCount). A fixed count draws nothing, so scenarios without distributions
+// keep their streams.
 #include <string>
 #include <utility>
 #include <variant>

@@ -6,7 +6,7 @@
 
 #include "analysis/summary/summary.hpp"
 #include "models/closed_form/analytic.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "tests/support/simulation_support.hpp"
 
 using namespace sonicsim;

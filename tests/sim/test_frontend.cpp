@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "analysis/summary/summary.hpp"
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "tests/support/records_json.hpp"
 #include "tests/support/simulation_support.hpp"
 

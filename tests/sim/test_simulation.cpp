@@ -8,7 +8,7 @@
 #include <cmath>
 #include <map>
 
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "tests/support/records_json.hpp"
 #include "tests/support/simulation_support.hpp"
 

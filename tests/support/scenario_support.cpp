@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 
 namespace sonicsim {
 namespace test {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "models/scenario/scenario_parser.hpp"
+#include "models/scenario/reader/scenario_reader.hpp"
 #include "models/triton/model_config.hpp"
 #include "tests/support/input_failure.hpp"
 #include "tests/support/scenario_support.hpp"

@@ -78,6 +78,8 @@ TEST_CASE("items_per_event distributions refuse what they cannot draw") {
         std::string::npos);
   CHECK(error_with({{"distribution", "empirical"}, {"samples", {0, 0}}}).find("at least one sample above 0") !=
         std::string::npos);
-  CHECK(error_with({{"distribution", "geometric"}}).find("expected one of \"constant\", \"poisson\"") != std::string::npos);
+  CHECK(error_with({{"distribution", "geometric"}})
+            .find("expected \"constant\", \"poisson\", \"uniform\" or \"empirical\" (a count of items per event), got "
+                  "\"geometric\"") != std::string::npos);
   CHECK(error_with("ten").find("expected a positive integer or a count distribution object") != std::string::npos);
 }

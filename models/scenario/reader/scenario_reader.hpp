@@ -12,14 +12,10 @@
 
 namespace sonicsim {
 
-// Replaces the value at a JSON pointer, e.g. ("/workload/jobs", "200"). The value text is read as
-// JSON when it parses as JSON ("200", "true", "[1,2]", "\"x\""), and as a plain string otherwise
-// ("12ms"), so units need no extra quoting on the command line.
-void apply_override(nlohmann::json& document, const std::string& pointer, const std::string& value_text,
-                    const std::string& file);
-
 Scenario parse_scenario(const nlohmann::json& document, const std::string& file);
 
+// Reads the file, applies each (JSON pointer, value) override in turn (apply_override in
+// models/io/json_pointer.hpp), and parses the result.
 Scenario load_scenario(const std::string& path,
                        const std::vector<std::pair<std::string, std::string>>& overrides = {});
 

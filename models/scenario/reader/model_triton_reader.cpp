@@ -1,4 +1,4 @@
-#include "models/scenario/scenario_triton.hpp"
+#include "models/scenario/reader/model_triton_reader.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "models/io/choice.hpp"
 #include "models/io/limits.hpp"
 #include "models/scenario/device_naming.hpp"
 #include "models/triton/config_pbtxt.hpp"
@@ -13,6 +14,9 @@
 
 namespace sonicsim {
 namespace {
+
+constexpr Choice<triton::BatcherWakeup> kBatcherWakeups[]{{"idealised", triton::BatcherWakeup::Idealised},
+                                                           {"literal", triton::BatcherWakeup::Literal}};
 
 std::vector<const ServerGroup*> groups_serving(const Platform& platform, const std::string& model) {
   std::vector<const ServerGroup*> out;
@@ -28,13 +32,12 @@ std::string gpus_description(const ServerGroup& group) {
 }
 
 // The file wins: the scenario may not restate what it sets, except an equal max_batch_size.
-triton::ModelConfig read_from_file(const JsonNode& node, const JsonNode& file_key, const std::string& scenario_file,
-                                   ModelSpec& model) {
+triton::ModelConfig read_from_file(const JsonNode& node, const JsonNode& file_key, ModelSpec& model) {
   for (const char* key : {"dynamic_batching", "instance_group", "instances_per_device", "instances_per_gpu"})
     if (auto conflicting = node.find(key))
       conflicting->fail(std::string("\"") + key + "\" cannot be used with \"triton_config\": the file sets the "
                         "scheduling and the instances");
-  model.triton_config_path = path_beside(scenario_file, file_key.string());
+  model.triton_config_path = path_beside(node.file(), file_key.string());
   const std::filesystem::path path = model.triton_config_path;
   if (!std::filesystem::is_regular_file(path) || !std::ifstream(path))
     file_key.fail("cannot open the Triton model configuration \"" + model.triton_config_path + "\"");
@@ -48,7 +51,7 @@ triton::ModelConfig read_from_file(const JsonNode& node, const JsonNode& file_ke
   return config;
 }
 
-triton::ModelConfig read_inline(const JsonNode& node, const std::string& scenario_file, ModelSpec& model) {
+triton::ModelConfig read_inline(const JsonNode& node, ModelSpec& model) {
   triton::ModelConfig config;
   config.name = model.name;
   config.max_batch_size = node.at("max_batch_size").int_at_least(1);  // bounded by validate_model_config
@@ -62,19 +65,17 @@ triton::ModelConfig read_inline(const JsonNode& node, const std::string& scenari
         either_name(node, "instances_per_device", "instances_per_gpu", true)->int_in(1, limits::kMaxInstancesPerGroup);
   }
   triton::read_inline_triton_config(node, config);
-  triton::validate_model_config(config, triton::ConfigSource{scenario_file, node.pointer()});
+  triton::validate_model_config(config, triton::ConfigSource{node.file(), node.pointer()});
   return config;
 }
 
 }  // namespace
 
-void read_model_triton_settings(const JsonNode& node, const Platform& platform, const std::string& scenario_file,
-                                ModelSpec& model) {
+void read_model_triton_settings(const JsonNode& node, const Platform& platform, ModelSpec& model) {
   const auto file_key = node.find("triton_config");
-  triton::ModelConfig config =
-      file_key ? read_from_file(node, *file_key, scenario_file, model) : read_inline(node, scenario_file, model);
+  triton::ModelConfig config = file_key ? read_from_file(node, *file_key, model) : read_inline(node, model);
   const triton::ConfigSource source =
-      file_key ? triton::ConfigSource{model.triton_config_path, std::nullopt} : triton::ConfigSource{scenario_file, node.pointer()};
+      file_key ? triton::ConfigSource{model.triton_config_path, std::nullopt} : triton::ConfigSource{node.file(), node.pointer()};
 
   const auto serving = groups_serving(platform, model.name);
   for (const ServerGroup* group : serving)
@@ -92,13 +93,7 @@ void read_model_triton_settings(const JsonNode& node, const Platform& platform, 
   model.dynamic_batching = config.dynamic_batching;
   if (!config.inputs.empty() || !config.outputs.empty()) model.shapes = tensor_bytes(config, source);
 
-  if (auto wakeup = node.find("batcher_wakeup")) {
-    const std::string name = wakeup->string();
-    if (name == "literal")
-      model.batcher_wakeup = triton::BatcherWakeup::Literal;
-    else if (name != "idealised")
-      wakeup->fail("expected \"idealised\" or \"literal\", got \"" + name + "\"");
-  }
+  if (auto wakeup = node.find("batcher_wakeup")) model.batcher_wakeup = wakeup->choice(kBatcherWakeups);
 }
 
 void check_cpu_instance_latency(const JsonNode& node, const ModelSpec& model) {

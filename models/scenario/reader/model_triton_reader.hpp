@@ -3,18 +3,17 @@
 // settings, taken from a config.pbtxt ("triton_config") or from keys written inline, validated
 // and normalised as Triton would for the servers that serve the model (scenarios/README.md,
 // "Triton configuration").
-#include <string>
-
 #include "models/io/json_reader.hpp"
-#include "models/scenario/scenario.hpp"
+#include "models/scenario/model_spec.hpp"
+#include "models/scenario/platform.hpp"
 
 namespace sonicsim {
 
 // Reads max_batch_size, instances_per_gpu, triton_config, dynamic_batching, instance_group and
 // batcher_wakeup from the model object `node` into `model` (whose name is set). A relative
-// triton_config path is taken from the directory of `scenario_file`.
-void read_model_triton_settings(const JsonNode& node, const Platform& platform, const std::string& scenario_file,
-                                ModelSpec& model);
+// triton_config path is taken from the scenario file's directory. The platform's groups that serve
+// the model decide what Triton's normalisation makes of it (KIND_AUTO, the listed GPUs).
+void read_model_triton_settings(const JsonNode& node, const Platform& platform, ModelSpec& model);
 
 // Instances on the server's CPU (KIND_CPU, KIND_MODEL) need a kernel latency for GPU type "cpu":
 // a "cpu" entry in kernel_latency_by_gpu, or kernel_latency. Call once the latencies are read.

@@ -1,0 +1,48 @@
+#pragma once
+// One model of the scenario's /models: what its requests carry, how Triton schedules it, and its
+// kernel latency on each device type.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/triton/model_config.hpp"
+#include "models/workload/kernel_latency.hpp"
+#include "models/workload/tensor_bytes.hpp"
+
+namespace sonicsim {
+
+struct ModelSpec {
+  std::string name;
+  double input_bytes_per_item = 0;
+  double output_bytes_per_item = 0;
+  // Models with a variable (-1) dim: bytes per element of it, and how their requests batch; the
+  // kernel latency is then a function of the elements in a batch instead of its items.
+  double input_bytes_per_element = 0;
+  double output_bytes_per_element = 0;
+  TensorLayout layout = TensorLayout::Fixed;
+  std::optional<TensorBytes> shapes;  // from the model's input/output tensors, where given
+  int max_batch_size = 0;
+  int instances_per_gpu = 1;  // used when instance_groups is empty: this many on every GPU
+  std::vector<triton::InstanceGroup> instance_groups;
+  std::optional<triton::DynamicBatchingConfig> dynamic_batching;  // absent: Triton's default scheduler
+  triton::BatcherWakeup batcher_wakeup = triton::BatcherWakeup::Idealised;
+  std::string triton_config_path;  // the config.pbtxt these settings came from, if any
+  std::optional<KernelLatency> kernel_latency;             // for GPU types not listed below
+  std::map<std::string, KernelLatency> kernel_latency_by_gpu;
+
+  // The latency model for a GPU type; the scenario parser guarantees one exists for every served type.
+  const KernelLatency& latency_for(const std::string& gpu_type) const {
+    const auto it = kernel_latency_by_gpu.find(gpu_type);
+    return it != kernel_latency_by_gpu.end() ? it->second : *kernel_latency;
+  }
+};
+
+// The index of the model named `name` in `models`; -1 if there is none.
+inline int model_index(const std::vector<ModelSpec>& models, const std::string& name) {
+  for (std::size_t i = 0; i < models.size(); ++i)
+    if (models[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace sonicsim

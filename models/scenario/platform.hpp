@@ -1,0 +1,70 @@
+#pragma once
+// The scenario's /platform: the worker pools the jobs run on, the network, the server groups (their
+// frontend, failures and autoscaling), how requests are balanced, and the proxy.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/control/request_balancer.hpp"
+#include "models/scenario/autoscaling.hpp"
+#include "models/scenario/link.hpp"
+#include "models/scenario/proxy.hpp"
+#include "models/workload/distribution.hpp"
+
+namespace sonicsim {
+
+enum class JobPlacement { Fill, Spread };
+
+struct WorkerPool {
+  std::string name;
+  int nodes = 0;
+  int cores_per_node = 0;
+  double cpu_speed = 1.0;  // relative to the reference CPU on which module times are given
+  LinkSpec nic;
+};
+
+// Triton's protocol frontend (gRPC/HTTP handler threads): parsing a request and serialising its
+// response happen there, outside Triton's request statistics, and hold one handler thread each.
+struct FrontendSpec {
+  int threads = 2;               // Triton's --grpc-infer-thread-count default
+  double per_request_s = 0;      // fixed cost of parsing one request
+  double input_rate_Bps = 0;     // request bytes parsed per second; 0: no per-byte cost
+  double per_response_s = 0;     // fixed cost of serialising one response
+  double output_rate_Bps = 0;    // response bytes serialised per second; 0: no per-byte cost
+
+  double request_s(double bytes) const { return per_request_s + (input_rate_Bps > 0 ? bytes / input_rate_Bps : 0); }
+  double response_s(double bytes) const { return per_response_s + (output_rate_Bps > 0 ? bytes / output_rate_Bps : 0); }
+};
+
+// When the servers of a group fail and come back. A failing server loses its queue and the batches
+// it is running; it answers nothing until it restarts, empty, after its repair time.
+struct ServerFailures {
+  std::vector<double> at_s;                  // every server of the group fails at these times (if up)
+  std::optional<Distribution> time_between;  // or: up time before each failure, drawn per server
+  std::optional<Distribution> repair;        // down time before the restart; unset: never comes back
+};
+
+struct ServerGroup {
+  std::string name;
+  int count = 1;
+  int gpus_per_server = 1;
+  std::string gpu_type;
+  LinkSpec nic;
+  std::vector<std::string> models;  // the models this group serves
+  std::optional<FrontendSpec> frontend;  // absent: requests reach the scheduler the moment they arrive
+  std::optional<ServerFailures> failures;
+  std::optional<AutoscalingSpec> autoscaling;
+};
+
+struct Platform {
+  std::vector<WorkerPool> worker_pools;
+  JobPlacement placement = JobPlacement::Fill;
+  LinkSpec site_uplink;
+  std::optional<LinkSpec> wan;  // absent: servers sit on the site network
+  std::vector<ServerGroup> servers;
+  LoadBalancing load_balancing = LoadBalancing::PerJob;
+  std::optional<ProxySpec> proxy;  // absent: jobs talk to the servers directly
+  double scrape_interval_s = 5;    // Prometheus scrapes the servers' metrics this often (SuperSONIC's chart)
+};
+
+}  // namespace sonicsim

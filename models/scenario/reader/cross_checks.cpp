@@ -1,0 +1,126 @@
+#include "models/scenario/reader/cross_checks.hpp"
+
+#include <string>
+
+#include "models/io/choice.hpp"
+
+namespace sonicsim {
+namespace {
+
+bool is_served(const Scenario& s, const std::string& model) {
+  for (const ServerGroup& group : s.platform.servers)
+    for (const std::string& name : group.models)
+      if (name == model) return true;
+  return false;
+}
+
+// /simulation/latency_quantile selects a curve from a calibration's band: some model must have one.
+void check_latency_quantile(const JsonNode& root, const Scenario& s, const LatencyContext& latency) {
+  if (s.simulation.latency_quantile && latency.calibrated_count == 0)
+    root.at("simulation").at("latency_quantile").fail(
+        "expected a model with a " + quoted(kCalibratedLatency) + " kernel_latency: the quantile selects a curve from a "
+        "calibration's uncertainty band");
+}
+
+// An inference module gives its items elements exactly when its model has a variable dim.
+void check_elements_per_item(const JsonNode& root, const Scenario& s) {
+  const auto modules = root.at("workload").at("modules").elements();
+  for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
+    const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
+    if (!inference) continue;
+    const ModelSpec& spec = s.models[static_cast<std::size_t>(inference->model)];
+    if (inference->elements_per_item) {
+      const JsonNode elements = modules[i].at("elements_per_item");
+      if (spec.layout == TensorLayout::Fixed)
+        elements.fail("model \"" + spec.name + "\" has no variable (-1) dim: its items have no element count");
+      // SimGrid never completes a transfer of 0 bytes: an item without elements needs fixed bytes.
+      if (spec.input_bytes_per_item == 0 && probabilities(*inference->elements_per_item).front().first == 0)
+        elements.fail("model \"" + spec.name + "\" sends only its variable dim: an item of 0 elements would be a request "
+                      "of 0 bytes; expected a count that is never 0");
+    } else if (spec.layout != TensorLayout::Fixed) {
+      modules[i].fail("model \"" + spec.name + "\" has a variable (-1) dim: expected \"elements_per_item\" (an integer or "
+                      "a count distribution)");
+    }
+  }
+}
+
+void check_perf_analyzer_model(const JsonNode& root, const Scenario& s) {
+  const ModelSpec& model = s.models[static_cast<std::size_t>(s.perf_analyzer->model)];
+  if (model.layout != TensorLayout::Fixed)
+    root.at("perf_analyzer").at("model").fail(
+        "model \"" + model.name + "\" has a variable (-1) dim; perf_analyzer's --shape is not simulated (give the model "
+        "input_bytes_per_item and output_bytes_per_item for fixed-size requests)");
+  if (s.simulation.stop_at_precision)
+    root.at("simulation").at("stop_at_precision").fail(
+        "a stopping rule is for grid-job workloads (their per-event time), not a perf_analyzer load");
+}
+
+// Every served model exists and has a latency model for the group's GPU type.
+void check_served_models(const JsonNode& root, const Scenario& s) {
+  const JsonNode servers = root.at("platform").at("servers");
+  for (std::size_t g = 0; g < s.platform.servers.size(); ++g) {
+    const ServerGroup& group = s.platform.servers[g];
+    const JsonNode models = servers.elements()[g].at("models");
+    for (std::size_t i = 0; i < group.models.size(); ++i) {
+      const int m = s.model_index(group.models[i]);
+      if (m < 0) models.elements()[i].fail("unknown model \"" + group.models[i] + "\" (not defined under /models)");
+      const ModelSpec& model = s.models[m];
+      if (!model.kernel_latency && !model.kernel_latency_by_gpu.count(group.gpu_type))
+        root.at("models").at(model.name).fail("no kernel latency for device type \"" + group.gpu_type +
+                                               "\" (served by server group \"" + group.name + "\")");
+    }
+  }
+}
+
+// perf_analyzer's clients stop at the first error; sonicsim models them on a farm that does not fail.
+void check_perf_analyzer_platform(const JsonNode& root, const Scenario& s) {
+  const std::string& model = s.models[s.perf_analyzer->model].name;
+  if (!is_served(s, model)) root.at("perf_analyzer").at("model").fail("model \"" + model + "\" is served by no server group");
+  if (s.platform.proxy) root.at("platform").at("proxy").fail("a proxy is for grid jobs: perf_analyzer talks to the servers");
+  const JsonNode servers = root.at("platform").at("servers");
+  for (std::size_t g = 0; g < s.platform.servers.size(); ++g)
+    if (s.platform.servers[g].failures)
+      servers.elements()[g].at("failures").fail("server failures are for grid jobs: perf_analyzer stops at its first error");
+}
+
+// A model that no server serves needs a CPU fallback time; so does every model of a gated farm.
+void check_cpu_fallbacks(const JsonNode& root, const Scenario& s) {
+  const auto modules = root.at("workload").at("modules").elements();
+  for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
+    const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
+    if (!inference) continue;
+    if (s.platform.proxy && s.platform.proxy->gate && !inference->cpu_fallback)
+      modules[i].fail("a job the saturation gate refuses runs this module on its CPU: expected a \"cpu_fallback\" time");
+    if (s.platform.proxy && s.platform.proxy->connection_limit && !inference->cpu_fallback)
+      modules[i].fail("a job whose connection the proxy refuses runs this module on its CPU: expected a \"cpu_fallback\" time");
+    if (!is_served(s, s.models[inference->model].name) && !inference->cpu_fallback)
+      modules[i].fail("model \"" + s.models[inference->model].name +
+                      "\" is served by no server group: expected a \"cpu_fallback\" time");
+  }
+}
+
+// A static farm runs one job per core.
+void check_jobs_fit(const JsonNode& root, const Scenario& s) {
+  if (!s.workload.submit && s.workload.jobs > s.total_worker_cores())
+    root.at("workload").at("jobs").fail("expected at most " + std::to_string(s.total_worker_cores()) +
+                                        " jobs (the worker pools have that many cores; one job per core)");
+}
+
+}  // namespace
+
+void check_across_sections(const JsonNode& root, const Scenario& s, const LatencyContext& latency) {
+  check_latency_quantile(root, s, latency);
+  if (s.perf_analyzer)
+    check_perf_analyzer_model(root, s);
+  else
+    check_elements_per_item(root, s);
+  check_served_models(root, s);
+  if (s.perf_analyzer) {
+    check_perf_analyzer_platform(root, s);
+    return;
+  }
+  check_cpu_fallbacks(root, s);
+  check_jobs_fit(root, s);
+}
+
+}  // namespace sonicsim

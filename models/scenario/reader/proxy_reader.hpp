@@ -1,0 +1,11 @@
+#pragma once
+// The platform's "proxy": Envoy's NIC, threads and timings, SuperSONIC's saturation gate and its
+// connection limit.
+#include "models/io/json_reader.hpp"
+#include "models/scenario/proxy.hpp"
+
+namespace sonicsim {
+
+ProxySpec read_proxy(const JsonNode& node);
+
+}  // namespace sonicsim

@@ -1,0 +1,46 @@
+#include "models/scenario/reader/scenario_reader.hpp"
+
+#include "models/io/json_pointer.hpp"
+#include "models/scenario/reader/costs_reader.hpp"
+#include "models/scenario/reader/cross_checks.hpp"
+#include "models/scenario/reader/kernel_latency_reader.hpp"
+#include "models/scenario/reader/model_reader.hpp"
+#include "models/scenario/reader/perf_analyzer_reader.hpp"
+#include "models/scenario/reader/platform_reader.hpp"
+#include "models/scenario/reader/simulation_reader.hpp"
+#include "models/scenario/reader/workload_reader.hpp"
+#include "models/scenario/scenario_size.hpp"
+
+namespace sonicsim {
+
+Scenario parse_scenario(const nlohmann::json& document, const std::string& file) {
+  const JsonNode root(document, "", file);
+  root.allow_only({"name", "description", "platform", "models", "workload", "perf_analyzer", "simulation", "costs"});
+  Scenario s;
+  s.file = file;
+  s.name = root.at("name").string();
+  if (auto d = root.find("description")) s.description = d->string();
+  s.simulation = read_simulation(root.at("simulation"));  // first: the latency quantile applies to the models
+  s.platform = read_platform(root.at("platform"));
+  LatencyContext latency{s.simulation.latency_quantile};
+  s.models = read_models(root.at("models"), s.platform, latency);
+  if (root.has("workload") == root.has("perf_analyzer"))
+    root.fail("expected exactly one of \"workload\" (grid jobs) and \"perf_analyzer\" (a perf_analyzer-like load)");
+  if (root.has("workload"))
+    s.workload = read_workload(root.at("workload"), s.models);
+  else
+    s.perf_analyzer = read_perf_analyzer(root.at("perf_analyzer"), s.models);
+  if (auto costs = root.find("costs")) s.costs = read_costs(*costs);
+  s.device_naming = read_device_naming(root);
+  check_across_sections(root, s, latency);
+  check_scenario_size(root, s);
+  return s;
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
+  nlohmann::json document = read_json_file(path);
+  for (const auto& [pointer, value] : overrides) apply_override(document, pointer, value, path);
+  return parse_scenario(document, path);
+}
+
+}  // namespace sonicsim

@@ -1,0 +1,66 @@
+#pragma once
+// The scenario's /workload: the grid jobs (how many, when, how many events: JobsSpec in
+// models/jobs/job_submission.hpp) and the modules each event runs, on the CPU or as inference requests.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "models/jobs/job_submission.hpp"
+#include "models/workload/distribution.hpp"
+#include "models/workload/item_count.hpp"
+
+namespace sonicsim {
+
+struct CpuModule {
+  std::string name;
+  Distribution time;
+};
+
+// After the last allowed try fails: the job ends as failed (CMSSW today), the module runs on the
+// worker's CPU (cpu_fallback) for this event or for the rest of the job, or the request is tried on
+// another ready server (proposed for CMSSW).
+enum class OnFailure { FailJob, Fallback, Failover };
+enum class FallbackScope { Event, Job };
+
+struct InferenceModule {
+  std::string name;
+  int model = -1;  // index into Scenario::models
+  ItemCount items_per_event = 1;  // drawn once per event where it is a distribution
+  int items_per_request = 0;
+  // Models with a variable dim: elements of each item (particles of a jet), drawn per item.
+  std::optional<ItemCount> elements_per_item;
+  Distribution preprocess;
+  int in_flight = 1;  // 1 = blocking; m > 1 = asynchronous with m requests outstanding
+  std::optional<Distribution> cpu_fallback;  // time on the CPU when no server serves the model
+  int priority = 0;       // Triton request priority; 0 = the model's default level
+  double timeout_s = 0;   // Triton request "timeout" parameter; 0 = none
+  // What the client does when a request fails (CMSSW SonicTriton; supersonic-deployment.md §5.1).
+  int allowed_tries = 1;                   // attempts on the same server, retried at once
+  std::optional<double> client_timeout_s;  // the client's deadline for an answer (gRPC DEADLINE_EXCEEDED)
+  OnFailure on_failure = OnFailure::FailJob;
+  FallbackScope fallback_scope = FallbackScope::Event;
+
+  // Requests for an event of `items` items (none for an event without any).
+  std::int64_t requests_for(int items) const {
+    return (static_cast<std::int64_t>(items) + items_per_request - 1) / items_per_request;
+  }
+  // Items in the k-th request of an event of `items` items (all full but the last).
+  int items_in_request(std::int64_t k, int items) const {
+    return static_cast<int>(std::min<std::int64_t>(items_per_request, items - k * items_per_request));
+  }
+};
+
+using Module = std::variant<CpuModule, InferenceModule>;
+
+// The jobs (JobsSpec: jobs, events_per_job, start, submit), and what limits and runs in them.
+struct Workload : JobsSpec {
+  std::optional<double> duration_s;  // exactly one of events_per_job and duration_s is set
+  double warmup_s = 0;  // events starting before this are left out of the statistics
+  int resubmit = 0;  // batch system: how many times a failed job is submitted again
+  std::vector<Module> modules;
+};
+
+}  // namespace sonicsim
