@@ -8,7 +8,7 @@
 #include "analysis/calibration/perf_analyzer_csv.hpp"
 #include "analysis/outputs/output_file.hpp"
 #include "cli/command_line.hpp"
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 
 namespace sonicsim::cli {
 namespace po = boost::program_options;

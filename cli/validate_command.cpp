@@ -16,7 +16,7 @@
 #include "cli/processes/isolated_run.hpp"
 #include "cli/sweep/sweep_grid.hpp"
 #include "models/io/input_file.hpp"
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/io/text_format.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/perf_simulation.hpp"

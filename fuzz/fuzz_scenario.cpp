@@ -1,7 +1,7 @@
 // The scenario reader: JSON text, then every section and consistency check. Files a scenario names
 // (latency model files, config.pbtxt) are looked for beside a directory that does not exist.
 #include "fuzz/fuzz_input.hpp"
-#include "models/io/json_pointer.hpp"
+#include "models/io/json/json_pointer.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

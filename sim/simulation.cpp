@@ -12,7 +12,7 @@
 #include "analysis/invariants.hpp"
 #include "analysis/stats/steady_estimates.hpp"
 #include "models/closed_form/analytic.hpp"
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/io/limits.hpp"
 #include "models/jobs/job_submission.hpp"
 #include "models/scenario/scenario_size.hpp"

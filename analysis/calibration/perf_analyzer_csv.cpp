@@ -5,7 +5,7 @@
 
 #include "models/io/csv_cells.hpp"
 #include "models/io/input_file.hpp"
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 
 namespace sonicsim::calibration {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 
 namespace sonicsim::validation {
 

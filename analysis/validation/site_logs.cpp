@@ -12,7 +12,7 @@
 
 #include "models/io/csv_cells.hpp"
 #include "models/io/input_file.hpp"
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/io/text_format.hpp"
 
 namespace sonicsim::validation {

@@ -11,7 +11,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 
 namespace sonicsim {
 namespace {

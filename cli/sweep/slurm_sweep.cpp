@@ -14,7 +14,7 @@
 #include "cli/processes/process_pool.hpp"
 #include "cli/progress_line.hpp"
 #include "models/io/input_file.hpp"
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/io/message_text.hpp"
 
 namespace sonicsim::cli {

@@ -4,7 +4,7 @@
 #include "analysis/outputs/output_file.hpp"
 #include "analysis/outputs/sweep_table.hpp"
 #include "analysis/summary/summary_json.hpp"
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/io/text_format.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/simulation.hpp"

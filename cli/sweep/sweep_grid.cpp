@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/io/limits.hpp"
 
 namespace sonicsim {

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 
 namespace sonicsim {
 namespace {

@@ -4,7 +4,7 @@
 // "device", and scenarios written with the older GPU names keep theirs, byte for byte.
 #include <optional>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 
 namespace sonicsim {
 

@@ -4,7 +4,7 @@
 // needs to be able to run (a non-negative kernel time at every batch size it can be given).
 #include <cstdint>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/scenario.hpp"
 
 namespace sonicsim {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "triton/model_config.pb.h"  // generated from model_config.proto in the build tree
 
 namespace sonicsim::triton {

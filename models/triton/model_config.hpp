@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 
 namespace sonicsim::triton {
 

@@ -3,7 +3,7 @@
 // Triton's JSON model configuration (so they can be copied from `GET v2/models/<m>/config`):
 // "dynamic_batching" and "instance_group". Times keep Triton's integer microseconds
 // (max_queue_delay_microseconds, default_timeout_microseconds): the unit is in the name.
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/triton/model_config.hpp"
 
 namespace sonicsim::triton {

@@ -8,7 +8,7 @@
 
 #include "analysis/outputs/perf_report.hpp"
 #include "cli/processes/isolated_run.hpp"
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "sim/perf_simulation.hpp"
 #include "tests/support/simulation_support.hpp"
 

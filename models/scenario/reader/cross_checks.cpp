@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 
 namespace sonicsim {
 namespace {

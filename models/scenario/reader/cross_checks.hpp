@@ -2,8 +2,8 @@
 // The checks between sections of a scenario, once each is read: the one place for a rule that
 // needs more than one section (a served model and its latencies, a module and its model, the
 // workload and the platform, the simulation options and what they apply to).
-#include "models/io/json_reader.hpp"
-#include "models/scenario/reader/kernel_latency_reader.hpp"
+#include "models/io/json/json_reader.hpp"
+#include "models/scenario/reader/model/kernel_latency_reader.hpp"
 #include "models/scenario/scenario.hpp"
 
 namespace sonicsim {

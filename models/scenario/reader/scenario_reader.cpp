@@ -1,14 +1,14 @@
 #include "models/scenario/reader/scenario_reader.hpp"
 
-#include "models/io/json_pointer.hpp"
+#include "models/io/json/json_pointer.hpp"
 #include "models/scenario/reader/costs_reader.hpp"
 #include "models/scenario/reader/cross_checks.hpp"
-#include "models/scenario/reader/kernel_latency_reader.hpp"
-#include "models/scenario/reader/model_reader.hpp"
-#include "models/scenario/reader/perf_analyzer_reader.hpp"
-#include "models/scenario/reader/platform_reader.hpp"
+#include "models/scenario/reader/model/kernel_latency_reader.hpp"
+#include "models/scenario/reader/model/model_reader.hpp"
+#include "models/scenario/reader/platform/platform_reader.hpp"
 #include "models/scenario/reader/simulation_reader.hpp"
-#include "models/scenario/reader/workload_reader.hpp"
+#include "models/scenario/reader/workload/perf_analyzer_reader.hpp"
+#include "models/scenario/reader/workload/workload_reader.hpp"
 #include "models/scenario/scenario_size.hpp"
 
 namespace sonicsim {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/scenario.hpp"
 
 namespace sonicsim {
@@ -15,7 +15,7 @@ namespace sonicsim {
 Scenario parse_scenario(const nlohmann::json& document, const std::string& file);
 
 // Reads the file, applies each (JSON pointer, value) override in turn (apply_override in
-// models/io/json_pointer.hpp), and parses the result.
+// models/io/json/json_pointer.hpp), and parses the result.
 Scenario load_scenario(const std::string& path,
                        const std::vector<std::pair<std::string, std::string>>& overrides = {});
 

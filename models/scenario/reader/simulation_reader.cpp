@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
 
 namespace sonicsim {

@@ -1,7 +1,7 @@
 #pragma once
 // The scenario's /simulation: seed, network model, stack size, outputs, latency quantile and
 // stopping rule.
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/simulation_options.hpp"
 
 namespace sonicsim {

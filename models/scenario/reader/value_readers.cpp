@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 
 namespace sonicsim {
 namespace {

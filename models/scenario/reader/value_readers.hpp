@@ -1,6 +1,6 @@
 #pragma once
 // Values that several sections of a scenario take: a link, a time distribution, a count of items.
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/link.hpp"
 #include "models/workload/distribution.hpp"
 #include "models/workload/item_count.hpp"

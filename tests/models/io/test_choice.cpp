@@ -3,8 +3,8 @@
 #include <array>
 #include <ranges>
 
-#include "models/io/choice.hpp"
-#include "models/io/json_reader.hpp"
+#include "models/io/json/choice.hpp"
+#include "models/io/json/json_reader.hpp"
 
 using namespace sonicsim;
 using nlohmann::json;

@@ -2,7 +2,7 @@
 // name their JSON path.
 #include <doctest/doctest.h>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "tests/support/scenario_support.hpp"
 
 using namespace sonicsim;

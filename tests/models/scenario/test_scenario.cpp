@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "models/io/json_pointer.hpp"
+#include "models/io/json/json_pointer.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 #include "models/workload/kernel_latency.hpp"
 #include "tests/support/scenario_support.hpp"

@@ -2,7 +2,7 @@
 // One of /workload/modules: a CPU module, or an inference module with its client's settings.
 #include <vector>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/model_spec.hpp"
 #include "models/scenario/workload.hpp"
 

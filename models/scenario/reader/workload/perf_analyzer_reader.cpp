@@ -1,8 +1,8 @@
-#include "models/scenario/reader/perf_analyzer_reader.hpp"
+#include "models/scenario/reader/workload/perf_analyzer_reader.hpp"
 
 #include <string>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 
 namespace sonicsim {
 namespace {

@@ -3,7 +3,7 @@
 // duration) and the modules each event runs.
 #include <vector>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/model_spec.hpp"
 #include "models/scenario/workload.hpp"
 

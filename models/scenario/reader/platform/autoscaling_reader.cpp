@@ -1,9 +1,9 @@
-#include "models/scenario/reader/autoscaling_reader.hpp"
+#include "models/scenario/reader/platform/autoscaling_reader.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
 #include "models/scenario/reader/value_readers.hpp"
 

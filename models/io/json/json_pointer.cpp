@@ -1,11 +1,11 @@
-#include "models/io/json_pointer.hpp"
+#include "models/io/json/json_pointer.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <optional>
 #include <vector>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 
 namespace sonicsim {
 

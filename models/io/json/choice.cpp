@@ -1,4 +1,4 @@
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 
 namespace sonicsim {
 

@@ -1,11 +1,11 @@
-#include "models/scenario/reader/workload_reader.hpp"
+#include "models/scenario/reader/workload/workload_reader.hpp"
 
 #include <string>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
 #include "models/jobs/job_trace.hpp"
-#include "models/scenario/reader/module_reader.hpp"
+#include "models/scenario/reader/workload/module_reader.hpp"
 
 namespace sonicsim {
 namespace {

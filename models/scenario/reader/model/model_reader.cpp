@@ -1,9 +1,9 @@
-#include "models/scenario/reader/model_reader.hpp"
+#include "models/scenario/reader/model/model_reader.hpp"
 
 #include <string>
 
 #include "models/scenario/device_naming.hpp"
-#include "models/scenario/reader/model_triton_reader.hpp"
+#include "models/scenario/reader/model/model_triton_reader.hpp"
 
 namespace sonicsim {
 namespace {

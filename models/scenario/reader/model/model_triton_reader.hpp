@@ -3,7 +3,7 @@
 // settings, taken from a config.pbtxt ("triton_config") or from keys written inline, validated
 // and normalised as Triton would for the servers that serve the model (scenarios/README.md,
 // "Triton configuration").
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/model_spec.hpp"
 #include "models/scenario/platform.hpp"
 

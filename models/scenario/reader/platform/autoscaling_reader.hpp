@@ -1,6 +1,6 @@
 #pragma once
 // A server group's "autoscaling": KEDA's trigger and the HPA's behaviour.
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/autoscaling.hpp"
 
 namespace sonicsim {

@@ -1,4 +1,4 @@
-#include "models/scenario/reader/model_triton_reader.hpp"
+#include "models/scenario/reader/model/model_triton_reader.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
 #include "models/scenario/device_naming.hpp"
 #include "models/triton/config_pbtxt.hpp"

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/io/choice.hpp"
 #include "models/io/input_file.hpp"
+#include "models/io/json/choice.hpp"
 #include "models/io/message_text.hpp"
 
 namespace sonicsim {

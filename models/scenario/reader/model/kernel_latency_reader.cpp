@@ -1,9 +1,9 @@
-#include "models/scenario/reader/kernel_latency_reader.hpp"
+#include "models/scenario/reader/model/kernel_latency_reader.hpp"
 
 #include <fstream>
 #include <string>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 #include "models/workload/latency_model_file.hpp"
 
 namespace sonicsim {

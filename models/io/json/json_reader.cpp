@@ -1,4 +1,4 @@
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 
 #include <cmath>
 #include <filesystem>

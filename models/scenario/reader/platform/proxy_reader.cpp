@@ -1,4 +1,4 @@
-#include "models/scenario/reader/proxy_reader.hpp"
+#include "models/scenario/reader/platform/proxy_reader.hpp"
 
 #include "models/io/limits.hpp"
 #include "models/scenario/reader/value_readers.hpp"

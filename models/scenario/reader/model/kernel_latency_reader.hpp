@@ -3,7 +3,7 @@
 #include <optional>
 #include <string_view>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/workload/kernel_latency.hpp"
 
 namespace sonicsim {

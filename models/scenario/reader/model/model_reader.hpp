@@ -3,10 +3,10 @@
 // (model_triton_reader.hpp) and its kernel latencies (kernel_latency_reader.hpp).
 #include <vector>
 
-#include "models/io/json_reader.hpp"
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/model_spec.hpp"
 #include "models/scenario/platform.hpp"
-#include "models/scenario/reader/kernel_latency_reader.hpp"
+#include "models/scenario/reader/model/kernel_latency_reader.hpp"
 
 namespace sonicsim {
 

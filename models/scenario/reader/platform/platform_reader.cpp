@@ -1,4 +1,4 @@
-#include "models/scenario/reader/platform_reader.hpp"
+#include "models/scenario/reader/platform/platform_reader.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -6,11 +6,11 @@
 #include <set>
 #include <string>
 
-#include "models/io/choice.hpp"
+#include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
 #include "models/scenario/device_naming.hpp"
-#include "models/scenario/reader/autoscaling_reader.hpp"
-#include "models/scenario/reader/proxy_reader.hpp"
+#include "models/scenario/reader/platform/autoscaling_reader.hpp"
+#include "models/scenario/reader/platform/proxy_reader.hpp"
 #include "models/scenario/reader/value_readers.hpp"
 
 namespace sonicsim {
