@@ -71,6 +71,7 @@ done
 
 echo "sanitize: hostile input"
 SONICSIM_SANITIZED=1 python3 tests/cli/hostile_input.py "$build/sonicsim" .
+SONICSIM_SANITIZED=1 python3 tests/cli/hostile_files.py "$build/sonicsim" .
 
 if [ "$fuzz_seconds" -gt 0 ]; then
   echo "sanitize: fuzzing, $fuzz_seconds s per target"

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Hostile inputs other than scenarios (logs, measurements, latency model files, config.pbtxt), hostile
+flags, and the integrity of what sonicsim writes.
+
+Every case must end, within its time bound and with bounded memory, in the promised one-line
+error naming the file and the JSON pointer (or line and column) and exit code 2; never a crash,
+a hang, unbounded memory or an exit 0 with wrong results. Usage:
+    hostile_files.py SONICSIM REPOSITORY_ROOT
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hostile_harness import *  # noqa: E402,F401,F403
+
+# ---- More inputs: logs, measurements, model files, config.pbtxt ------------------------------------
+logs_dir = os.path.join(WORK, "logs")
+rc, _, err = run(["run", scenario("own"), "--quiet", "--output", logs_dir])
+check("logs for the validate cases", rc == 0, f"exit {rc}: {err[:300]!r}")
+own = os.path.join(WORK, "own.json")
+events_csv = os.path.join(logs_dir, "events.csv")
+# A run validates against its own events.csv (its times are rounded to microseconds).
+rc, out, err = run(["validate", own, events_csv])
+check("validate against its own events.csv", rc == 0 and "all 7 metrics within their tolerance" in out,
+      f"exit {rc}: {out[-400:]!r} {err[:300]!r}")
+expect_error("log from /dev/zero", ["validate", own, "/dev/zero"], "/dev/zero: ", "512 MiB", timeout=120)
+expect_error("log is a directory", ["validate", own, logs_dir], "is a directory")
+expect_error("a summary.json given as a log", ["validate", own, write("summary.json", json.dumps({"scenario": "x", "events": {}}))],
+             "summary.json: /: a sonicsim summary.json is not a log (give validate the run's events.csv); validate reads an event CSV")
+expect_error("a JSON object that is no log", ["validate", own, write("other.json", "{\"a\": 1}")],
+             "other.json: /: not a log format sonicsim reads; validate reads an event CSV")
+expect_error("deeply nested condor_history", ["validate", own, write("condor.json", "[" * 200000 + "]" * 200000)],
+             "condor.json: ", "nested more than 64 levels")
+expect_error("condor_history ClusterId beyond an integer", ["validate", own, write("condor-big.json", json.dumps(
+    [{"ClusterId": 1e300, "CompletionDate": 20, "RemoteWallClockTime": 10}]))], "condor-big.json: /0/ClusterId: ",
+    "expected an integer")
+iso_bad = "job,event,start,end\n1,0,2022-13-45T25:61:61Z,2022-05-01T12:00:03Z\n"
+expect_error("invalid ISO 8601 time", ["validate", own, write("iso.csv", iso_bad)], "iso.csv: line 2, column \"start\": ",
+             "ISO 8601")
+expect_error("ISO 8601 time without a zone", ["validate", own, write("iso2.csv", "job,event,start,end\n1,0,2022-05-01T12:00:00,2022-05-01T12:00:03Z\n")],
+             "iso2.csv: line 2, column \"start\": ")
+expect_error("31 April", ["validate", own, write("iso3.csv", "job,event,start,end\n1,0,2022-04-31T12:00:00Z,2022-05-01T12:00:03Z\n")],
+             "iso3.csv: line 2, column \"start\": ")
+expect_error("NaN event time", ["validate", own, write("nan.csv", "job,event,start_s,end_s\n1,0,nan,1\n")],
+             "nan.csv: line 2, column \"start_s\": ")
+expect_error("infinite event time", ["validate", own, write("inf.csv", "job,event,start_s,end_s\n1,0,0,1e400\n")],
+             "inf.csv: line 2, column \"end_s\": ")
+prom = lambda n: "".join(f'{m}{{model="m",version="1"}} {n}\n' for m in
+                         ["nv_inference_request_success", "nv_inference_count", "nv_inference_exec_count",
+                          "nv_inference_queue_duration_us"])
+expect_error("counters going backwards", ["validate", own, write("a.prom", prom(100)) + "@0", write("b.prom", prom(50)) + "@10"],
+             "b.prom: counters: ", "went down")
+expect_error("NaN sample value", ["validate", own, write("nan.prom", 'nv_inference_count{model="m"} NaN\n') + "@0"],
+             "nan.prom: line 1: ", "finite")
+expect_error("NaN scrape time", ["validate", own, write("t.prom", prom(1)) + "@nan"], "@nan", "SECONDS a finite time")
+expect_error("infinite scrape time", ["validate", own, write("t2.prom", prom(1)) + "@inf"], "SECONDS a finite time")
+expect_error("NaN tolerance", ["validate", own, events_csv, "--tolerance", "event_time_mean=nan"],
+             "--tolerance event_time_mean: expected a fraction below 1 (0.05) or a percentage (5%)")
+expect_error("a tolerance of 20 read as 2000%", ["validate", own, events_csv, "--tolerance", "event_time_mean=20"],
+             "(write 20% for a percentage)")
+expect_error("--precision 5 read as 500%", ["run", own, "--precision", "5"], "--precision: expected a fraction below 1", "(write 5% for a percentage)")
+expect_error("negative tolerance file", ["validate", own, events_csv, "--tolerances", write("tol.json", '{"relative": -1}')],
+             "tol.json: /relative: ")
+expect_error("duplicate keys in tolerances", ["validate", own, events_csv, "--tolerances",
+                                              write("tol2.json", '{"ks": 0.1, "ks": 0.2}')], "tol2.json: /ks: duplicate key")
+expect_error("calibration CSV from /dev/zero", ["calibrate", "/dev/zero"], "/dev/zero: line 1: ", timeout=120)
+expect_error("calibration CSV is a directory", ["calibrate", WORK], "is a directory")
+cal = "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats\n1,0.001,0.001,0.002,0.0001,10\n2,0.0015,0.0015,0.003,0.0001,10\n"
+expect_error("calibrate --seed -1", ["calibrate", write("cal.csv", cal), "--seed", "-1"], "--seed expects a whole number")
+expect_error("calibrate NaN latency", ["calibrate", write("cal-nan.csv", cal.replace("0.0015,0.0015", "nan,0.0015"))],
+             "cal-nan.csv: line 4, column \"mean_s\": ")
+expect_error("calibrate --bootstrap 2e9", ["calibrate", write("cal2.csv", cal), "--bootstrap", "2000000000"], "--bootstrap expects")
+def model_file(edit):
+    def apply(s):
+        s["models"]["m"]["kernel_latency"] = {"type": "calibrated", "file": edit}
+    return apply
+write("deep-model.json", "{\"a\":" * 100000 + "1" + "}" * 100000)
+bad_scenario("deeply_nested_model_file", model_file("deep-model.json"), "nested more than 64 levels", file="deep-model.json: /a/a")
+bad_scenario("model_file_from_dev_zero", model_file("/dev/zero"), "16 MiB", file="/dev/zero: /: ")
+def pbtxt(name, text):
+    path = write(name, text)
+    def apply(s):
+        m = s["models"]["m"]
+        for k in ("max_batch_size", "instances_per_gpu"):
+            m.pop(k, None)
+        m["triton_config"] = path
+    return apply
+bad_scenario("config_pbtxt_from_dev_zero", lambda s: pbtxt("x.pbtxt", "")(s) or s["models"]["m"].update({"triton_config": "/dev/zero"}),
+             "/models/m/triton_config: cannot open the Triton model configuration")
+bad_scenario("config_pbtxt_nested", pbtxt("deep.pbtxt", "dynamic_batching " + "{ default_queue_policy " * 50000),
+             "has no field named", file="deep.pbtxt: line 1, column 64: ")
+bad_scenario("config_pbtxt_priority_levels",
+             pbtxt("levels.pbtxt", "max_batch_size: 8\ndynamic_batching { priority_levels: 2000000000 default_priority_level: 1 }\n"),
+             "at most 1000 priority levels", file="levels.pbtxt: dynamic_batching.priority_levels: ")
+bad_scenario("config_pbtxt_huge_delay",
+             pbtxt("delay.pbtxt", "max_batch_size: 8\ndynamic_batching { max_queue_delay_microseconds: 18446744073709551615 }\n"),
+             "at most", file="delay.pbtxt: dynamic_batching.max_queue_delay_microseconds: ")
+bad_scenario("config_pbtxt_huge_batch", pbtxt("mbs.pbtxt", "max_batch_size: 2000000000\n"), "at most 16777216",
+             file="mbs.pbtxt: max_batch_size: ")
+
+# ---- Flags ---------------------------------------------------------------------------------------
+expect_error("plan --max-jobs 0", ["plan", own, "--max-jobs", "0"], "--max-jobs expects at least 1")
+expect_error("plan --tolerance inf", ["plan", own, "--tolerance", "inf"], "--tolerance expects")
+expect_error("analytic for 0 jobs", ["analytic", own, "--jobs", "0"], "--jobs expects job counts of at least 1")
+expect_error("analytic for -3 jobs", ["analytic", own, "--jobs", "-3"], "--jobs expects job counts of at least 1")
+expect_error("run --seed -1", ["run", own, "--seed", "-1"], "--seed expects a whole number")
+expect_error("run --latency-quantile nan", ["run", own, "--latency-quantile", "nan"], "--latency-quantile expects")
+expect_error("sweep --jobs 1e9", ["sweep", own, "--output", os.path.join(WORK, "s2"), "--set", "/workload/jobs=1,2", "--jobs", "1000000000"],
+             "--jobs expects")
+sweep_flags = ["sweep", own, "--output", os.path.join(WORK, "s3"), "--set", "/workload/jobs=1,2"]
+expect_error("sweep --executor ssh", sweep_flags + ["--executor", "ssh"], "--executor expects local or slurm")
+expect_error("sweep --partition without slurm", sweep_flags + ["--partition", "cpu"], "--partition is for --executor slurm")
+expect_error("sweep on slurm --time 2h", sweep_flags + ["--executor", "slurm", "--time", "2h"],
+             "--time expects a Slurm time limit")
+expect_error("sweep on slurm --points-per-task 0", sweep_flags + ["--executor", "slurm", "--points-per-task", "0"],
+             "--points-per-task expects at least 1")
+expect_error("sweep on slurm --partition empty", sweep_flags + ["--executor", "slurm", "--partition", ""],
+             "--partition expects a partition name (one word, not starting with -), got \"\"")
+expect_error("sweep on slurm --partition swallowing an option", sweep_flags + ["--executor", "slurm", "--partition", "--no-wait"],
+             "--partition expects a partition name")
+expect_error("sweep on slurm --account -x", sweep_flags + ["--executor", "slurm", "--account", "-x"], "--account expects")
+expect_error("sweep on slurm --time empty", sweep_flags + ["--executor", "slurm", "--time", ""], "--time expects a Slurm time limit")
+expect_error("sweep on slurm --array-parallelism 0", sweep_flags + ["--executor", "slurm", "--array-parallelism", "0"],
+             "--array-parallelism expects at least 1")
+os.makedirs(os.path.join(WORK, "bad-sweep"), exist_ok=True)
+expect_error("sweep --collect of no sweep", ["sweep", "--collect", os.path.join(WORK, "bad-sweep")],
+             "holds no sweep (no sweep.json)")
+write(os.path.join("bad-sweep", "sweep.json"), {"scenario": own, "scenario_fnv1a": "0", "axes": [{"pointer": "/x", "values": 3}]})
+expect_error("sweep --collect of a broken sweep.json", ["sweep", "--collect", os.path.join(WORK, "bad-sweep")],
+             "sweep.json: /axes/0/values: ")
+expect_error("sweep --slurm-task outside Slurm", ["sweep", "--slurm-task", os.path.join(WORK, "bad-sweep")],
+             "SLURM_ARRAY_TASK_ID is not set")
+expect_error("unknown command with an escape", ["\x1b[2J"], "unknown command \"\\x1B[2J\"")
+
+# ---- Output integrity ----------------------------------------------------------------------------
+perf = os.path.join(ROOT, "scenarios", "perf-analyzer-small-requests.json")
+expect_error("perf CSV on a full disk", ["run", perf, "--quiet", "--set", "/perf_analyzer/concurrency=[1]", "--perf-csv", "/dev/full"],
+             "/dev/full: cannot write: No space left on device", code=1)
+full_dir = os.path.join(WORK, "full")
+os.makedirs(full_dir, exist_ok=True)
+os.symlink("/dev/full", os.path.join(full_dir, "events.csv"))
+expect_error("events.csv on a full disk", ["run", own, "--quiet", "--output", full_dir], "events.csv: cannot write: No space left",
+             code=1)
+def awkward_names(s):
+    s["models"]['a,"b"'] = s["models"].pop("m")
+    s["platform"]["servers"][0]["models"] = ['a,"b"']
+    s["workload"]["modules"][1].update({"model": 'a,"b"', "name": 'ml, "quoted"'})
+    s["simulation"]["outputs"] = ["requests", "batches"]
+names_dir = os.path.join(WORK, "names")
+rc, _, err = run(["run", scenario("names", awkward_names), "--quiet", "--output", names_dir])
+rows = list(csv.reader(open(os.path.join(names_dir, "requests.csv")))) if rc == 0 else []
+batches = list(csv.reader(open(os.path.join(names_dir, "batches.csv")))) if rc == 0 else []
+check("names with commas and quotes are quoted in CSV", rc == 0 and len(rows) > 1 and
+      all(len(r) == len(rows[0]) for r in rows) and rows[1][3] == 'ml, "quoted"' and rows[1][4] == 'a,"b"' and
+      all(len(r) == len(batches[0]) for r in batches) and batches[1][2] == 'a,"b"', f"exit {rc}: {err[:200]!r} {rows[:2]}")
+
+# A sweep resumes past a point file cut short, and its points die with it.
+sweep_dir = os.path.join(WORK, "resume")
+rc, _, err = run(["sweep", own, "--quiet", "--output", sweep_dir, "--set", "/workload/jobs=1,2,3"])
+point = os.path.join(sweep_dir, "points", "000001.json")
+open(point, "w").write(open(point).read()[:40])
+rc, _, err = run(["sweep", own, "--quiet", "--output", sweep_dir, "--set", "/workload/jobs=1,2,3"])
+table = list(csv.DictReader(open(os.path.join(sweep_dir, "sweep.csv")))) if rc == 0 else []
+check("a truncated point file is run again", rc == 0 and [r["status"] for r in table] == ["ok"] * 3, f"exit {rc}: {err[:300]!r}")
+slow = scenario("slow", lambda s: s["workload"].update({"jobs": 8, "events_per_job": 20000}))
+proc = subprocess.Popen([SONICSIM, "sweep", slow, "--quiet", "--output", os.path.join(WORK, "killed"), "--jobs", "2",
+                         "--set", "/simulation/seed=1:4:1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+time.sleep(2)
+def stat_fields(pid):
+    """/proc/PID/stat split, or None for a process that has gone meanwhile (listing and reading race)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()
+    except OSError:
+        return None
+children = [p for p in os.listdir("/proc") if p.isdigit() and (stat_fields(p) or [None] * 4)[3] == str(proc.pid)]
+proc.kill()
+proc.wait()
+time.sleep(1)
+alive = [p for p in children if (stat_fields(p) or [None, None, "Z"])[2] != "Z"]
+check("a sweep's points die with it", len(children) == 2 and not alive, f"children {children}, alive after the kill {alive}")
+
+finish()
