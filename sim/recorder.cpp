@@ -49,7 +49,7 @@ void Recorder::job_submitted(int job, double now) {
     invariant_violation_ =
         invariant_broken(Invariant::JobsSubmittedInOrder, "job " + std::to_string(job) + " was submitted out of order");
   const int attempt = resubmission ? results_.jobs[job_record_[j]].attempt + 1 : 1;
-  if (!resubmission) job_record_.push_back(0);
+  if (!resubmission) job_record_.resize(j + 1);  // one more, or (out of order, INV-12) enough to hold it
   job_record_[j] = results_.jobs.size();
   JobRecord& record = results_.jobs.emplace_back();
   record.job = job;
