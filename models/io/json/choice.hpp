@@ -39,11 +39,21 @@ inline std::string quoted(std::string_view name) {
 // "\"a\"", "\"a\" or \"b\"", "\"a\", \"b\" or \"c\"".
 std::string or_list(const std::vector<std::string_view>& names);
 
-// The names of a table (or of any range of its entries), quoted, as or_list writes them.
+// The names of a table, quoted, as or_list writes them.
 template <class Table>
-std::string choice_list(Table&& table) {
+std::string choice_list(const Table& table) {
   std::vector<std::string_view> names;
   for (const auto& choice : table) names.push_back(name_of(choice));
+  return or_list(names);
+}
+
+// The names of a table but those of `excluded`. (A loop, not std::views::filter: clang 14, which
+// the sanitizer build uses, cannot compile libstdc++ 12's views.)
+template <class Table, class T>
+std::string choice_list_except(const Table& table, const T& excluded) {
+  std::vector<std::string_view> names;
+  for (const auto& choice : table)
+    if (!(choice.value == excluded)) names.push_back(choice.name);
   return or_list(names);
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <ranges>
 #include <set>
 #include <string>
 
@@ -112,7 +111,7 @@ void check_proxy_and_autoscaling(const JsonNode& node, const Platform& platform)
     // A job configured with one server address does not go through a proxy.
     if (platform.load_balancing == LoadBalancing::PerJob)
       proxy->fail("a proxy balances requests: expected /platform/load_balancing " +
-                  choice_list(kLoadBalancing | std::views::filter([](const auto& c) { return c.value != LoadBalancing::PerJob; })) +
+                  choice_list_except(kLoadBalancing, LoadBalancing::PerJob) +
                   " with it");
   }
   const JsonNode groups = node.at("servers");
