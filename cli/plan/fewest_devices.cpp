@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "cli/plan/job_cap.hpp"
 #include "cli/plan/plan_report.hpp"
@@ -63,10 +64,11 @@ int plan_fewest_devices(const PlanContext& plan, int group, int max_servers) {
   std::cout << printf_string("  1 job alone: %.3f s per event\n", criteria.baseline_s);
   // The concurrent jobs the farm must serve: a static farm's, or what the batch system keeps running.
   double jobs = scenario.workload.jobs;
+  std::optional<Summary> given;  // the workload as given, which a probe of its own count reuses
   if (scenario.workload.submit) {
-    const Summary given = plan.probes.run({}, "the workload as given");
-    jobs = std::max(1.0, mean_running_jobs(given, scenario, scenario.workload.jobs));
-    std::cout << probe_line("as given, " + describe(g.count), given, criteria, words)
+    given = plan.probes.run({}, "the workload as given");
+    jobs = std::max(1.0, mean_running_jobs(*given, scenario, scenario.workload.jobs));
+    std::cout << probe_line("as given, " + describe(g.count), *given, criteria, words)
               << printf_string("    keeps %.1f jobs running on average\n", jobs);
   }
   const int bound = static_cast<int>(std::min<std::int64_t>(limits::kMaxServersPerGroup, 1'000'000));
@@ -83,7 +85,8 @@ int plan_fewest_devices(const PlanContext& plan, int group, int max_servers) {
   // The search goes over x = max_servers + 1 - servers: load per device grows with x, as jobs do.
   const auto servers_of = [&](int x) { return max_servers + 1 - x; };
   const auto probe = [&](int x) {
-    Summary s = plan.probes.run(settings(servers_of(x)), describe(servers_of(x)));
+    const bool as_given = given && servers_of(x) == g.count && !g.autoscaling;
+    Summary s = as_given ? *given : plan.probes.run(settings(servers_of(x)), describe(servers_of(x)));
     std::cout << probe_line(padded(servers_of(x)), s, criteria, words);
     return s;
   };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "cli/plan/plan_report.hpp"
 #include "models/closed_form/analytic.hpp"
@@ -40,11 +41,12 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
   // Jobs per unit of the axis: exactly one for a static farm's jobs; otherwise what the workload as
   // given keeps running, taken as proportional to its load.
   double jobs_per_unit = 1;
+  std::optional<Summary> given;  // the workload as given, which a probe of its own value reuses
   if (!static_jobs) {
-    const Summary given = plan.probes.run({}, axis.describe(axis.given) + " (as given)");
-    const double running = std::max(1.0, mean_running_jobs(given, scenario, scenario.workload.jobs));
+    given = plan.probes.run({}, axis.describe(axis.given) + " (as given)");
+    const double running = std::max(1.0, mean_running_jobs(*given, scenario, scenario.workload.jobs));
     jobs_per_unit = running / axis.given;
-    std::cout << probe_line(axis.describe(axis.given) + " (as given)", given, criteria, words)
+    std::cout << probe_line(axis.describe(axis.given) + " (as given)", *given, criteria, words)
               << printf_string("    keeps %.1f jobs running on average: the search takes %.3g per unit\n", running,
                                jobs_per_unit);
   }
@@ -56,7 +58,8 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
                             : printf_string("  closed form: within the tolerance up to %d jobs, %s; the search starts there\n",
                                             knee_jobs, axis.describe(start).c_str()));
   const auto probe = [&](int x) {
-    Summary s = plan.probes.run({{axis.pointer, axis.value_text(x)}}, axis.describe(x));
+    Summary s = given && x == axis.given && !axis.per_hour ? *given
+                                                          : plan.probes.run({{axis.pointer, axis.value_text(x)}}, axis.describe(x));
     std::cout << probe_line(axis.describe(x), s, criteria, words);
     return s;
   };
@@ -76,8 +79,8 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
     const std::string resource = saturated_resource(knee.at_hi, alone, criteria);
     std::cout << (static_jobs ? printf_string("largest job count within tolerance: %d (%.3f s per event)\n", lo,
                                               plan_event_time(knee.at_lo))
-                              : printf_string("largest %s within tolerance: %s (%.3f s per event, %.1f jobs running on average)\n",
-                                              axis.pointer.c_str(), axis.describe(lo).c_str(), plan_event_time(knee.at_lo), lo_jobs))
+                              : printf_string("largest load within tolerance: %s (%.3f s per event, %.1f jobs running on average)\n",
+                                              axis.describe(lo).c_str(), plan_event_time(knee.at_lo), lo_jobs))
               << "saturates first at " << (static_jobs ? std::to_string(hi) + " jobs" : axis.describe(hi)) << ": "
               << resource << '\n';
     if (resource.rfind(words.label, 0) == 0 && plan.devices > 0)

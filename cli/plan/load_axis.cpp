@@ -64,7 +64,8 @@ LoadAxis load_axis(const std::string& scenario_path, const std::vector<std::pair
     axis.given = std::max(1, static_cast<int>(std::lround(3600 / seconds)));
     return axis;
   }
-  refuse(pointer, "expected a positive whole number or a duration there, got " + value.dump());
+  refuse(pointer, "expected a positive whole number or a duration there, got " +
+                      (value.is_structured() ? std::string("an ") + value.type_name() : value.dump()));
 }
 
 }  // namespace sonicsim::cli
