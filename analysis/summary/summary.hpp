@@ -66,6 +66,7 @@ struct JobsSummary {
   std::int64_t failed = 0, resubmitted = 0;  // runs ended by a failure: for good, or submitted again
   QueueWait queue_wait_s;    // submit to start, over started jobs
   double slot_occupancy = 0;  // core-seconds used by jobs / (worker cores x simulated time)
+  std::int64_t peak_running = 0;  // the most jobs running at once
   bool operator==(const JobsSummary&) const = default;
 };
 

@@ -111,6 +111,7 @@ void jobs_fields(Io& io, S& j) {
     w.field("max", j.queue_wait_s.max);
   });
   io.field("slot_occupancy", j.slot_occupancy);
+  io.field("peak_running", j.peak_running);
 }
 
 template <class Io, class S>

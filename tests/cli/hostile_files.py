@@ -103,8 +103,19 @@ bad_scenario("config_pbtxt_huge_batch", pbtxt("mbs.pbtxt", "max_batch_size: 2000
              file="mbs.pbtxt: max_batch_size: ")
 
 # ---- Flags ---------------------------------------------------------------------------------------
-expect_error("plan --max-jobs 0", ["plan", own, "--max-jobs", "0"], "--max-jobs expects at least 1")
-expect_error("plan --tolerance inf", ["plan", own, "--tolerance", "inf"], "--tolerance expects")
+expect_error("plan --max-jobs 0", ["plan", own, "--max-jobs", "0"], "--max-jobs expects a whole number of at least 1")
+expect_error("plan --tolerance inf", ["plan", own, "--tolerance", "inf"], "--tolerance: expected a fraction below 1")
+expect_error("plan --tolerance 0", ["plan", own, "--tolerance", "0%"], "--tolerance expects a positive fraction")
+expect_error("plan --link-threshold 150%", ["plan", own, "--link-threshold", "150%"], "--link-threshold expects a fraction in (0, 100%]")
+expect_error("plan --vary on an array", ["plan", own, "--vary", "/workload/modules"],
+             "--vary /workload/modules: expected a positive whole number or a duration there, got an array")
+expect_error("plan --vary a duration of a day", ["plan", own, "--vary", "/platform/site_uplink/latency", "--set",
+                                                 "/platform/site_uplink/latency=1d"], "/platform/site_uplink/latency")
+expect_error("plan --vary and --max-jobs", ["plan", own, "--vary", "/workload/jobs", "--max-jobs", "3"],
+             "with --vary, bound it with --max")
+expect_error("plan --max-servers without --devices", ["plan", own, "--max-servers", "3"], "--group and --max-servers go with --devices")
+expect_error("plan --devices --max-servers 0", ["plan", own, "--devices", "--max-servers", "0"],
+             "--max-servers expects a whole number of at least 1")
 expect_error("analytic for 0 jobs", ["analytic", own, "--jobs", "0"], "--jobs expects job counts of at least 1")
 expect_error("analytic for -3 jobs", ["analytic", own, "--jobs", "-3"], "--jobs expects job counts of at least 1")
 expect_error("run --seed -1", ["run", own, "--seed", "-1"], "--seed expects a whole number")

@@ -113,4 +113,71 @@ then pass; else fail "autoscaling plan: $rc $out"; fi
 out=$("$sonicsim" plan "$scenarios/cms-t2-autoscaling.json" "${S[@]}" --max-replicas 1 --target-event-time 0.8s 2>&1); rc=$?
 if [ $rc -eq 1 ] && [[ "$out" == *"no setting in the grid meets the target"* ]]; then pass; else fail "unmet target: $rc $out"; fi
 
+# Fewest devices on a static farm against the closed form: 400 jobs of 1.809 s of GPU per 122.1 s
+# event need 400 x 1.809 / 122.1 = 5.93 GPUs, so 6 servers of one GPU (t_SONIC's N t_GPU / t_ideal).
+out=$("$sonicsim" plan "$scenarios/protodune-2021-sonic.json" --devices --set /platform/servers/0/gpus_per_server=1 \
+  --set /workload/jobs=400 2>&1); rc=$?
+if [ $rc -eq 0 ] && python3 - "$out" <<'PY'
+import math, re, sys
+text = sys.argv[1]
+fewest = int(re.search(r"fewest servers within tolerance: (\d+) servers", text).group(1))
+need = float(re.search(r"closed form: ([\d.]+) jobs need ([\d.]+) GPUs", text).group(2))
+assert abs(need - 400 * 1.80928 / 122.128) < 0.01, need
+print(f"fewest servers {fewest}, closed form {need:.2f} GPUs")
+assert abs(fewest - math.ceil(need)) <= 1, (fewest, need)
+assert re.search(r"one fewer, %d servers? .*GPU \(utilisation" % (fewest - 1), text), text
+PY
+then pass; else fail "fewest devices, static farm: $rc $out"; fi
+
+# The waves of cms-t2-waves (its first 200 jobs, 4 waves of 50 every 10 min) with a kernel of
+# 5 ms + 1 ms per jet, 25 ms per event: plan as given answers at the workload's full load (from the
+# last wave, at 1800 s), and --devices finds a count that a sweep over the count confirms: within the
+# tolerance with it, past it with one fewer.
+W=(--set /workload/jobs=200 --set '/models/particlenet/kernel_latency={"type":"affine","intercept":"5ms","per_item":"1ms"}')
+out=$("$sonicsim" plan "$scenarios/cms-t2-waves.json" "${W[@]}" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"estimated at its full load: from t = 1800 s, when every job had been submitted"* ]] &&
+  [[ "$out" =~ "jobs running: "[0-9.]+" on average, "[0-9]+" at the peak, of 400 worker cores" ]]; then pass
+else fail "plan on a batch-system workload as given: $rc $out"; fi
+out=$("$sonicsim" plan "$scenarios/cms-t2-waves.json" "${W[@]}" --devices 2>&1); rc=$?
+fewest=$(echo "$out" | sed -n 's/^fewest servers within tolerance: \([0-9]*\) server.*/\1/p')
+alone=$(echo "$out" | sed -n 's/^  1 job alone: \([0-9.]*\) s per event/\1/p')
+if [ $rc -eq 0 ] && [ -n "$fewest" ] && [ "$fewest" -gt 1 ]; then
+  "$sonicsim" sweep "$scenarios/cms-t2-waves.json" "${W[@]}" --set "/platform/servers/0/count=$((fewest - 1)),$fewest" \
+    --set '/simulation/stop_at_precision={"relative_half_width":0.0125}' --set '/simulation/outputs=[[]]' --quiet \
+    --output "$work/devices-sweep"
+  if python3 - "$work/devices-sweep/sweep.csv" "$alone" "$fewest" <<'PY'
+import csv, sys
+rows = {int(r["/platform/servers/0/count"]): float(r["steady_event_time_mean_s"]) for r in csv.DictReader(open(sys.argv[1]))}
+alone, fewest = float(sys.argv[2]), int(sys.argv[3])
+print(f"one job alone {alone} s; {fewest - 1} servers: {rows[fewest - 1]} s, {fewest}: {rows[fewest]} s")
+assert rows[fewest] <= 1.05 * alone < rows[fewest - 1], rows
+PY
+  then pass; else fail "the sweep does not confirm $fewest servers: $out"; fi
+else fail "fewest devices on the waves: $rc $out"; fi
+
+# --vary searches what the workload varies: the jobs per wave on one GPU; the answer is within the
+# tolerance and one more per wave is past it.
+out=$("$sonicsim" plan "$scenarios/cms-t2-waves.json" "${W[@]}" --set /platform/servers/0/count=1 \
+  --vary /workload/submit/jobs_per_wave 2>&1); rc=$?
+if [ $rc -eq 0 ] && python3 - "$out" <<'PY'
+import re, sys
+text = sys.argv[1]
+k = int(re.search(r"largest load within tolerance: jobs_per_wave (\d+)", text).group(1))
+past = int(re.search(r"saturates first at jobs_per_wave (\d+)", text).group(1))
+alone = float(re.search(r"1 job alone: ([\d.]+) s", text).group(1))
+times = {int(x): float(t) for x, t in re.findall(r"jobs_per_wave (\d+): ([\d.]+) s per event", text)}
+print(f"jobs per wave: {k} within, {past} past; {times}")
+assert past == k + 1 and times[k] <= 1.05 * alone < times[past], (k, past, times)
+PY
+then pass; else fail "plan --vary: $rc $out"; fi
+
+# Flags: relative values as 5% or 0.05, never 5 read as 500%; --vary and --devices refuse what they cannot search.
+out=$("$sonicsim" plan "$scenarios/protodune-2021-sonic.json" --tolerance 5 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--tolerance: expected a fraction below 1 (0.05) or a percentage (5%), got \"5\" (write 5% for a percentage)"* ]]
+then pass; else fail "plan --tolerance 5: $rc $out"; fi
+out=$("$sonicsim" plan "$scenarios/cms-t2-waves.json" --vary /workload/nope 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--vary /workload/nope: the scenario has no value there"* ]]; then pass; else fail "--vary /workload/nope: $rc $out"; fi
+out=$("$sonicsim" plan "$scenarios/cms-t2-waves.json" --devices --group gpus 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *'--group: no server group "gpus" (the scenario'"'"'s: "triton-h100")'* ]]; then pass; else fail "--group gpus: $rc $out"; fi
+
 finish

@@ -51,7 +51,7 @@ Summary every_section(DeviceNaming naming) {
   tagger.batch_stats.pop_back();
   tagger.pending_requests = 4;
   s.triton = {{"t4-0", {cnn, tagger}}, {"t4-1", {}}};
-  s.jobs = JobsSummary{400, 390, 350, 30, 10, 6, 4, QueueWait{12.5, 10.25, 30.75, 60.125, 90.0625}, 0.921875};
+  s.jobs = JobsSummary{400, 390, 350, 30, 10, 6, 4, QueueWait{12.5, 10.25, 30.75, 60.125, 90.0625}, 0.921875, 312};
   s.failures = FailureSummary{1, 2, 3, 4, 5, 14, 15, 17, 16, 120, 21600.5};
   s.gate = GateSummary{391, 12, 3, 240};
   s.connections = ConnectionSummary{378, 9, 250};
@@ -72,7 +72,7 @@ const char* const kGpuSections = R"({
                                               {"server": "t4-0", "gpu": 1, "utilization": 0.75}]},
   "jobs": {"submitted": 400, "started": 390, "done": 350, "running_at_end": 30, "queued_at_end": 10, "failed": 6,
     "resubmitted": 4, "queue_wait_s": {"mean": 12.5, "p50": 10.25, "p90": 30.75, "p99": 60.125, "max": 90.0625},
-    "slot_occupancy": 0.921875},
+    "slot_occupancy": 0.921875, "peak_running": 312},
   "failures": {"servers_failed": 1, "servers_restarted": 2,
     "requests_failed": {"unavailable": 3, "deadline_exceeded": 4, "cancelled": 5}, "requests_retried": 14,
     "requests_failed_over": 15, "events_on_cpu_after_failure": 17, "jobs_failed": 16, "events_lost": 120,

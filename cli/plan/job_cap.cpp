@@ -1,0 +1,106 @@
+#include "cli/plan/job_cap.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <optional>
+
+#include "cli/plan/plan_report.hpp"
+#include "models/closed_form/analytic.hpp"
+#include "models/io/text_format.hpp"
+
+namespace sonicsim::cli {
+namespace {
+
+// The closed form's knee: the most jobs whose t_SONIC per-event time stays within the tolerance of
+// t_ideal (analytic_prediction grows with the job count).
+int closed_form_knee(const AnalyticModel& m, double tolerance, int max_jobs) {
+  const auto within = [&](int jobs) { return analytic_prediction(m, jobs).per_event_s <= (1 + tolerance) * m.ideal_s(); };
+  if (within(max_jobs)) return max_jobs;
+  int lo = 1, hi = max_jobs;
+  while (hi - lo > 1) (within(lo + (hi - lo) / 2) ? lo : hi) = lo + (hi - lo) / 2;
+  return lo;
+}
+
+}  // namespace
+
+double mean_running_jobs(const Summary& s, const Scenario& scenario, int static_jobs) {
+  if (s.jobs) return s.jobs->slot_occupancy * static_cast<double>(scenario.total_worker_cores());
+  return static_jobs;
+}
+
+int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
+  const Scenario& scenario = plan.scenario;
+  const bool static_jobs = !scenario.workload.submit && axis.pointer == "/workload/jobs";
+  const int cores = static_cast<int>(std::min<std::int64_t>(scenario.total_worker_cores(), 2'000'000'000));
+  const DeviceWords& words = plan.words;
+  const Summary alone = plan.probes.run({{"/workload/jobs", "1"}}, "1 job");
+  const KneeCriteria criteria = plan.criteria(alone);
+  std::cout << printf_string("  1 job alone: %.3f s per event\n", criteria.baseline_s);
+
+  // Jobs per unit of the axis: exactly one for a static farm's jobs; otherwise what the workload as
+  // given keeps running, taken as proportional to its load.
+  double jobs_per_unit = 1;
+  std::optional<Summary> given;  // the workload as given, which a probe of its own value reuses
+  if (!static_jobs) {
+    given = plan.probes.run({}, axis.describe(axis.given) + " (as given)");
+    const double running = std::max(1.0, mean_running_jobs(*given, scenario, scenario.workload.jobs));
+    jobs_per_unit = running / axis.given;
+    std::cout << probe_line(axis.describe(axis.given) + " (as given)", *given, criteria, words)
+              << printf_string("    keeps %.1f jobs running on average: the search takes %.3g per unit\n", running,
+                               jobs_per_unit);
+  }
+  if (max_value <= 0) max_value = std::max(axis.given, static_cast<int>(std::ceil(cores / jobs_per_unit)));
+  const AnalyticModel closed = analytic_model(scenario);
+  const int knee_jobs = closed_form_knee(closed, plan.tolerance, static_cast<int>(std::min<double>(cores, max_value * jobs_per_unit)));
+  const int start = std::clamp(static_cast<int>(std::floor(knee_jobs / jobs_per_unit)), 1, max_value);
+  std::cout << (static_jobs ? printf_string("  closed form: within the tolerance up to %d jobs; the search starts there\n", start)
+                            : printf_string("  closed form: within the tolerance up to %d jobs, %s; the search starts there\n",
+                                            knee_jobs, axis.describe(start).c_str()));
+  const auto probe = [&](int x) {
+    Summary s = given && x == axis.given && !axis.per_hour ? *given
+                                                          : plan.probes.run({{axis.pointer, axis.value_text(x)}}, axis.describe(x));
+    std::cout << probe_line(axis.describe(x), s, criteria, words);
+    return s;
+  };
+  const double slope = (analytic_prediction(closed, knee_jobs + 1.0).per_event_s -
+                        analytic_prediction(closed, knee_jobs).per_event_s) * jobs_per_unit;
+  const KneeSearch knee = search_knee(start, max_value, criteria, alone, slope, probe);
+  const int lo = knee.lo, hi = knee.hi;
+  const double lo_jobs = static_jobs ? lo : mean_running_jobs(knee.at_lo, scenario, scenario.workload.jobs);
+
+  std::cout << '\n';
+  if (hi == 0) {
+    std::cout << (static_jobs ? printf_string("no knee up to %d jobs (%s): the per-event time stays within %g%% of one job alone\n",
+                                              max_value, max_value == cores ? "every worker core" : "--max-jobs", 100 * plan.tolerance)
+                              : printf_string("no knee up to %s: the per-event time stays within %g%% of one job alone\n",
+                                              axis.describe(max_value).c_str(), 100 * plan.tolerance));
+  } else {
+    const std::string resource = saturated_resource(knee.at_hi, alone, criteria);
+    std::cout << (static_jobs ? printf_string("largest job count within tolerance: %d (%.3f s per event)\n", lo,
+                                              plan_event_time(knee.at_lo))
+                              : printf_string("largest load within tolerance: %s (%.3f s per event, %.1f jobs running on average)\n",
+                                              axis.describe(lo).c_str(), plan_event_time(knee.at_lo), lo_jobs))
+              << "saturates first at " << (static_jobs ? std::to_string(hi) + " jobs" : axis.describe(hi)) << ": "
+              << resource << '\n';
+    if (resource.rfind(words.label, 0) == 0 && plan.devices > 0)
+      std::cout << printf_string("optimal CPU:%s ratio: %.1f jobs per %s (%.0f jobs on %d %ss)\n", words.label,
+                                 lo_jobs / plan.devices, words.label, lo_jobs, plan.devices, words.label);
+    else
+      std::cout << printf_string("concurrent-job cap: %.0f jobs, set by the ", lo_jobs) << resource << '\n';
+    if (knee.surely_within || knee.surely_past)
+      std::cout << printf_string("the knee at 95%%: past %s and at most %s (the probes' intervals against the "
+                                 "threshold %.3f s)\n",
+                                 knee.surely_within ? std::to_string(*knee.surely_within).c_str() : "?",
+                                 knee.surely_past ? std::to_string(*knee.surely_past - 1).c_str() : "?",
+                                 criteria.threshold_s());
+  }
+  std::cout << "closed form (t_SONIC): " << describe_saturation(closed) << '\n';
+  const double cpu_s = cpu_only_event_s(plan, criteria.baseline_s);
+  if (scenario.costs)
+    print_costs(*scenario.costs, static_cast<int>(std::lround(lo_jobs)), plan.devices, plan_event_time(knee.at_lo), cpu_s,
+                words.label);
+  return 0;
+}
+
+}  // namespace sonicsim::cli

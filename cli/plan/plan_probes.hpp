@@ -1,0 +1,40 @@
+#pragma once
+// The simulations a plan runs: each a variant of the scenario (overrides on top of the user's), in a
+// child process, with the stopping rule at a quarter of the tolerance so that its mean per-event
+// time is known well enough to judge against the tolerance, or to its workload's end. It counts the
+// runs and the simulated time, and shows on a terminal which run is under way.
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/summary/summary.hpp"
+#include "cli/progress_line.hpp"
+
+namespace sonicsim::cli {
+
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
+class PlanProbes {
+ public:
+  PlanProbes(std::string scenario_path, Overrides overrides, double tolerance);
+
+  // The scenario with `extra` set on top of the user's overrides; `what` names the run ("400 jobs").
+  Summary run(const Overrides& extra, const std::string& what);
+
+  const std::string& scenario_path() const { return path_; }
+  const Overrides& overrides() const { return overrides_; }
+  int runs() const { return runs_; }
+  double simulated_s() const { return simulated_s_; }
+
+ private:
+  std::string path_;
+  Overrides overrides_;
+  double tolerance_;
+  int runs_ = 0;
+  double simulated_s_ = 0;
+  StatusLine status_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace sonicsim::cli
