@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 
 #include <boost/program_options.hpp>
 
@@ -13,6 +14,7 @@
 #include "cli/overrides.hpp"
 #include "cli/perf_run.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
+#include "models/scenario/reader/warnings.hpp"
 #include "sim/simulation.hpp"
 
 namespace sonicsim::cli {
@@ -63,15 +65,10 @@ int run_command(const std::vector<std::string>& args) {
   }
   if (!perf_csv_path.empty())
     throw po::error("--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");
-  for (const Module& m : scenario.workload.modules) {
-    const auto* inference = std::get_if<InferenceModule>(&m);
-    const int max_batch = inference ? scenario.models[inference->model].max_batch_size : 0;
-    if (inference && max_batch > 0 && inference->items_per_request > max_batch)  // 0: no batch dimension
-      std::cerr << "sonicsim: warning: module \"" << inference->name << "\" sends requests of "
-                << inference->items_per_request << " items but model \"" << scenario.models[inference->model].name
-                << "\" has max_batch_size " << scenario.models[inference->model].max_batch_size
-                << ": the server rejects them\n";
-  }
+  std::set<int> retyped;  // server groups whose device type --set changed
+  for (const auto& [pointer, value] : overrides)
+    if (const int g = retyped_group(pointer); g >= 0) retyped.insert(g);
+  for (const std::string& warning : scenario_warnings(scenario, retyped)) std::cerr << "sonicsim: warning: " << warning << '\n';
 
   const SimulationResults results = simulate(scenario);
   const Summary summary = summarize(results);

@@ -43,4 +43,10 @@ if [ $rc -eq 2 ] && [[ "$out" == *"--set expects"* ]]; then pass; else fail "bad
 out=$("$sonicsim" frobnicate 2>&1); rc=$?
 if [ $rc -eq 2 ]; then pass; else fail "unknown command: $rc"; fi
 
+# A device type set on the command line that the models' one kernel latency ignores: the run goes
+# on, and one line says so.
+err=$("$sonicsim" run "$scenarios/protodune-2021-sonic.json" --quiet --set /platform/servers/0/gpu=A100 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 0 ] && [ "$err" = 'sonicsim: warning: server group "cloud-t4": GPU type "A100" changes nothing: model "emtrkmichelid" gives one kernel_latency for every GPU (set its kernel_latency_by_gpu for per-type latencies)' ]
+then pass; else fail "device type without effect: $rc $err"; fi
+
 finish
