@@ -46,6 +46,14 @@ def fail(message):
     sys.exit(2)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad flags, like bad files, get one line and exit code 2 (argparse would print its usage too)."""
+
+    def error(self, message):
+        command = self.prog.split()[-1]
+        fail(message if command == "plot.py" else f"{command}: {message}")
+
+
 def read_csv(path, required):
     try:
         with open(path, newline="") as f:
@@ -69,6 +77,30 @@ def number(path, line, column, text):
 # Units a swept value may carry, to its number in the unit of the axis label (what the scenario
 # format takes: scenarios/README.md, "Units").
 UNIT_SUFFIX = re.compile(r"^([-+0-9.eE]+)\s*([A-Za-z/]*)$")
+
+
+def fraction(text):
+    """A relative value as sonicsim takes it: "5%" or "0.05"; a bare number of 1 or more is refused,
+    never read as 100 times itself."""
+    percent = text.endswith("%")
+    try:
+        value = float(text[:-1] if percent else text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0) or (not percent and value >= 1):
+        hint = f" (write {text}% for a percentage)" if math.isfinite(value) and value >= 1 and not percent else ""
+        raise argparse.ArgumentTypeError(f'expected a fraction below 1 (0.05) or a percentage (5%), got "{text}"{hint}')
+    return value / 100 if percent else value
+
+
+def positive_seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f'expected a positive number of seconds, got "{text}"')
+    return value
 
 
 def sweep_axes(header):
@@ -439,13 +471,13 @@ def latency_plot(args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     s = sub.add_parser("sweep", help="mean per-event time against a swept parameter, knee marked")
     s.add_argument("csv")
     s.add_argument("--x", required=True, help="the swept JSON pointer, a column of sweep.csv")
-    s.add_argument("--tolerance", type=float, default=0.05, help="relative, e.g. 0.05 for 5%% (default 0.05)")
-    s.add_argument("--baseline", type=float, help="the reference per-event time in seconds (default: each line's best point)")
+    s.add_argument("--tolerance", type=fraction, default=0.05, help="relative: 5%% or 0.05 (default 5%%)")
+    s.add_argument("--baseline", type=positive_seconds, help="the reference per-event time in seconds (default: each line's best point)")
     s.add_argument("--out", required=True)
     r = sub.add_parser("run", help="histogram and utilisation over time of one run's --output directory")
     r.add_argument("output_dir")

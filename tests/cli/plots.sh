@@ -37,6 +37,11 @@ else fail "sweep plot against a baseline: $out"; fi
 out=$("$plot" sweep "$work/devices/sweep.csv" --x /platform/servers/0/gpus_per_server --out "$work/devices.png" 2>&1)
 if is_png "$work/devices.png" && [[ "$out" == *"knee at /platform/servers/0/gpus_per_server = 6 (smallest value"* ]]
 then pass; else fail "falling sweep plot: $out"; fi
+out=$("$plot" sweep "$work/devices/sweep.csv" --x /platform/servers/0/gpus_per_server --tolerance 5 --out "$work/x.png" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == *'expected a fraction below 1 (0.05) or a percentage (5%), got "5" (write 5% for a percentage)'* ]]
+then pass; else fail "sweep plot --tolerance 5: $rc $out"; fi
+out=$("$plot" sweep "$work/devices/sweep.csv" --x /platform/servers/0/gpus_per_server --tolerance 5% --baseline -1 --out "$work/x.png" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *'expected a positive number of seconds, got "-1"'* ]]; then pass; else fail "sweep plot --baseline -1: $rc $out"; fi
 printf 'point,/platform/wan/latency,status,event_time_mean_s\n0,500us,ok,1\n1,1ms,ok,2\n' > "$work/mixed.csv"
 out=$("$plot" sweep "$work/mixed.csv" --x /platform/wan/latency --out "$work/x.png" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$out" == *'column "/platform/wan/latency": its values mix units (ms, us); sweep it in one unit'* ]]
