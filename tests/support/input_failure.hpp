@@ -29,4 +29,9 @@ Failure failure_of(F&& f) {
 // Writes `text` into `name` in a scratch directory of this process and returns its path.
 std::string write_scratch_file(const std::string& name, const std::string& text);
 
+// A config.pbtxt `name`.pbtxt with `text`, in the scratch directory.
+inline std::string write_pbtxt(const std::string& name, const std::string& text) {
+  return write_scratch_file(name + ".pbtxt", text);
+}
+
 }  // namespace sonicsim::test

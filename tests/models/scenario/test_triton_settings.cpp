@@ -15,14 +15,11 @@ using namespace sonicsim::triton;
 using nlohmann::json;
 using test::Failure;
 using test::failure_of;
+using test::write_pbtxt;
 
 namespace {
 
 const std::string data_dir = SONICSIM_TEST_DATA_DIR "/triton";
-
-std::string write_pbtxt(const std::string& name, const std::string& text) {
-  return test::write_scratch_file(name + ".pbtxt", text);
-}
 
 Failure scenario_failure(const json& document, const std::string& file = "test.json") {
   return failure_of([&] { parse_scenario(document, file); });

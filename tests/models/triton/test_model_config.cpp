@@ -12,14 +12,11 @@ using namespace sonicsim;
 using namespace sonicsim::triton;
 using test::Failure;
 using test::failure_of;
+using test::write_pbtxt;
 
 namespace {
 
 const std::string data_dir = SONICSIM_TEST_DATA_DIR "/triton";
-
-std::string write_pbtxt(const std::string& name, const std::string& text) {
-  return test::write_scratch_file(name + ".pbtxt", text);
-}
 
 Failure pbtxt_failure(const std::string& text, const std::string& model = "m") {
   const std::string path = write_pbtxt("case", text);
