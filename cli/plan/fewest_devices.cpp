@@ -49,8 +49,8 @@ int plan_fewest_devices(const PlanContext& plan, int group, int max_servers) {
   const char* unit = g.autoscaling ? "replicas" : "servers";
   const DeviceWords& words = plan.words;
   const auto describe = [&](int servers) {
-    return printf_string("%d %s (%d %ss)", servers, servers == 1 ? (g.autoscaling ? "replica" : "server") : unit,
-                         servers * per_server, words.label);
+    return printf_string("%d %s (%d %s%s)", servers, servers == 1 ? (g.autoscaling ? "replica" : "server") : unit,
+                         servers * per_server, words.label, servers * per_server == 1 ? "" : "s");
   };
   const auto padded = [&](int servers) { return printf_string("%4s", "") + describe(servers); };
   const auto settings = [&](int servers) -> Overrides {
