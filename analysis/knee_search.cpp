@@ -80,4 +80,21 @@ KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, co
   return k;
 }
 
+std::optional<KneeRange> knee_range(const KneeSearch& k, const KneeCriteria& criteria) {
+  if (k.hi == 0 || k.hi <= k.lo) return std::nullopt;
+  const auto lo_half = plan_event_time_half_width(k.at_lo), hi_half = plan_event_time_half_width(k.at_hi);
+  if (!lo_half || !hi_half) return std::nullopt;
+  const double t_lo = plan_event_time(k.at_lo), t_hi = plan_event_time(k.at_hi);
+  KneeRange r;
+  r.slope_s = (t_hi - t_lo) / (k.hi - k.lo);
+  r.half_width_s = std::max(*lo_half, *hi_half);
+  if (!(r.slope_s > 0)) return std::nullopt;  // the bracket is set by a link: the time does not say where
+  const auto crossing = [&](double shift) { return k.lo + (criteria.threshold_s() - (t_lo + shift)) / r.slope_s; };
+  r.at = crossing(0);
+  // The largest whole job count still within: floor of where the line crosses the threshold.
+  r.low = std::max(1, static_cast<int>(std::floor(crossing(r.half_width_s))));
+  r.high = std::max(r.low, static_cast<int>(std::floor(crossing(-r.half_width_s))));
+  return r;
+}
+
 }  // namespace sonicsim

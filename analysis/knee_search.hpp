@@ -39,6 +39,17 @@ struct KneeSearch {
   std::optional<int> surely_within, surely_past;
 };
 
+// Where the per-event time crosses the threshold, with its 95% range, from the two probes that
+// bracket the knee: the line through their means, shifted by their half-widths. Unset without a
+// bracket (no probe past the knee) or without intervals at both ends.
+struct KneeRange {
+  double at = 0;             // the crossing of the line through the bracket's means
+  int low = 0, high = 0;     // the job counts where the line shifted up and down by the half-widths crosses
+  double slope_s = 0;        // per job, between the bracket's ends
+  double half_width_s = 0;   // the larger of the two ends' half-widths
+};
+std::optional<KneeRange> knee_range(const KneeSearch& knee, const KneeCriteria& criteria);
+
 // `probe(jobs)` simulates `jobs` jobs and returns the summary; `alone` is one job's;
 // `slope_s_per_job` is the closed form's growth of the per-event time per job past its knee.
 KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, const Summary& alone,

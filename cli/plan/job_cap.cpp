@@ -22,6 +22,28 @@ int closed_form_knee(const AnalyticModel& m, double tolerance, int max_jobs) {
   return lo;
 }
 
+// The knee's 95% range in the axis' units, from the bracket's intervals and the local slope,
+// narrowed by any probe whose interval lies wholly on one side; or why there is none.
+void print_knee_range(const KneeSearch& knee, const KneeCriteria& criteria, const LoadAxis& axis, bool static_jobs) {
+  const auto range = knee_range(knee, criteria);
+  if (!range) {
+    if (!plan_event_time_half_width(knee.at_lo) || !plan_event_time_half_width(knee.at_hi))
+      std::cout << "no 95% range for the knee: the probes at its bracket have no interval (too few events after the "
+                   "warm-up for 20 batches of at least one event per job: run the jobs longer, e.g. more "
+                   "/workload/events_per_job)\n";
+    return;
+  }
+  int low = range->low, high = range->high;
+  if (knee.surely_within) low = std::max(low, *knee.surely_within);
+  if (knee.surely_past) high = std::min(high, *knee.surely_past - 1);
+  high = std::max(high, low);
+  const auto value = [&](int x) { return static_jobs ? std::to_string(x) : axis.describe(x); };
+  std::cout << printf_string("the knee at 95%%: %s to %s%s (the bracket's means cross the threshold %.3f s at %.1f; "
+                             "their half-widths ±%.3f s over %.4g s per %s)\n",
+                             value(low).c_str(), value(high).c_str(), static_jobs ? " jobs" : "", criteria.threshold_s(),
+                             range->at, range->half_width_s, range->slope_s, static_jobs ? "job" : "step");
+}
+
 }  // namespace
 
 double mean_running_jobs(const Summary& s, const Scenario& scenario, int static_jobs) {
@@ -88,12 +110,7 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
                                  lo_jobs / plan.devices, words.label, lo_jobs, plan.devices, words.label);
     else
       std::cout << printf_string("concurrent-job cap: %.0f jobs, set by the ", lo_jobs) << resource << '\n';
-    if (knee.surely_within || knee.surely_past)
-      std::cout << printf_string("the knee at 95%%: past %s and at most %s (the probes' intervals against the "
-                                 "threshold %.3f s)\n",
-                                 knee.surely_within ? std::to_string(*knee.surely_within).c_str() : "?",
-                                 knee.surely_past ? std::to_string(*knee.surely_past - 1).c_str() : "?",
-                                 criteria.threshold_s());
+    print_knee_range(knee, criteria, axis, static_jobs);
   }
   std::cout << "closed form (t_SONIC): " << describe_saturation(closed) << '\n';
   const double cpu_s = cpu_only_event_s(plan, criteria.baseline_s);

@@ -80,3 +80,28 @@ TEST_CASE("a probe stopped by its precision rule answers with its steady-state m
   s.precision_stop->reached = true;
   CHECK(plan_event_time(s) == 110);
 }
+
+TEST_CASE("the knee's 95% range: the line through the bracket's means, shifted by their half-widths") {
+  // Threshold 105 s (5% over 100 s). Bracket 280 within at 104.0 ± 0.5 s, 290 past at 106.0 ± 0.3 s:
+  // slope 0.2 s per job; the means cross at 280 + 1.0 / 0.2 = 285; shifted up by 0.5 s the line
+  // crosses at 280 + 0.5 / 0.2 = 282.5, down by 0.5 s at 280 + 1.5 / 0.2 = 287.5: jobs 282 to 287.
+  const KneeCriteria criteria{100, 0.05, 0.9};
+  KneeSearch k;
+  k.lo = 280, k.hi = 290;
+  k.at_lo = summary(104.0);
+  k.at_lo.steady.event_time_s = stats::Interval{104.0, 0.5, 20, 50};
+  k.at_hi = summary(106.0);
+  k.at_hi.steady.event_time_s = stats::Interval{106.0, 0.3, 20, 50};
+  const auto r = knee_range(k, criteria);
+  REQUIRE(r);
+  CHECK(r->slope_s == doctest::Approx(0.2));
+  CHECK(r->at == doctest::Approx(285));
+  CHECK(r->low == 282);
+  CHECK(r->high == 287);
+  // Without an interval at one end, or without a bracket, there is no range to give.
+  k.at_hi.steady.event_time_s.reset();
+  CHECK_FALSE(knee_range(k, criteria));
+  k.hi = 0;
+  CHECK_FALSE(knee_range(k, criteria));
+}
+

@@ -113,6 +113,22 @@ then pass; else fail "autoscaling plan: $rc $out"; fi
 out=$("$sonicsim" plan "$scenarios/cms-t2-autoscaling.json" "${S[@]}" --max-replicas 1 --target-event-time 0.8s 2>&1); rc=$?
 if [ $rc -eq 1 ] && [[ "$out" == *"no setting in the grid meets the target"* ]]; then pass; else fail "unmet target: $rc $out"; fi
 
+# The knee's 95% range in jobs, from its bracket's intervals and the local slope, and where the probes
+# have none (10 events per job, jobs in step: fewer events than 20 batches of one per job) a line
+# that says so.
+out=$("$sonicsim" plan "$scenarios/protodune-2021-sonic.json" --set /workload/events_per_job=60 2>&1); rc=$?
+if [ $rc -eq 0 ] && python3 - "$out" <<'PY'
+import re, sys
+text = sys.argv[1]
+cap = int(re.search(r"largest job count within tolerance: (\d+)", text).group(1))
+low, high = map(int, re.search(r"the knee at 95%: (\d+) to (\d+) jobs", text).groups())
+print(f"knee {cap}, 95% range {low} to {high}")
+assert low <= cap <= high and high - low < 20, (low, cap, high)
+PY
+then pass; else fail "knee range: $rc $out"; fi
+if grep -q "no 95% range for the knee: the probes at its bracket have no interval" "$work/plan1693.txt"; then pass
+else fail "no word on the missing range: $(cat "$work/plan1693.txt")"; fi
+
 # Fewest devices on a static farm against the closed form: 400 jobs of 1.809 s of GPU per 122.1 s
 # event need 400 x 1.809 / 122.1 = 5.93 GPUs, so 6 servers of one GPU (t_SONIC's N t_GPU / t_ideal).
 out=$("$sonicsim" plan "$scenarios/protodune-2021-sonic.json" --devices --set /platform/servers/0/gpus_per_server=1 \
