@@ -121,6 +121,7 @@ struct AutoscalingTotals {
   std::int64_t pods_created = 0, pods_ready = 0, pods_deleted = 0;
   std::int64_t requests_refused_draining = 0;  // reached a draining pod (UNAVAILABLE)
   std::int64_t requests_killed = 0;            // still held by a pod at the end of its grace period
+  double threshold = 0;                        // the HPA's target for its metric (the metric's units)
 };
 
 // A run with a stopping rule (simulation.stop_at_precision): its checks of the per-event time's
@@ -176,6 +177,7 @@ struct SimulationResults {
   // The saturation gate, when there is one.
   bool gated = false;
   std::int64_t gate_checks = 0, jobs_gated = 0, gate_checks_without_metric = 0;
+  double gate_threshold_ms = 0;  // the load metric above which the gate refuses a job
   std::int64_t events_on_gate_fallback = 0;  // events of jobs the gate (or the token bucket) refused
   // The proxy's token bucket on new connections, when there is one.
   bool connection_limited = false;

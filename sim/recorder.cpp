@@ -34,6 +34,7 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
     results_.module_names.push_back(std::visit([](const auto& mod) { return mod.name; }, m));
   results_.failures_possible = scenario.requests_can_fail();
   results_.gated = scenario.platform.proxy && scenario.platform.proxy->gate;
+  if (results_.gated) results_.gate_threshold_ms = scenario.platform.proxy->gate->threshold_ms;
   results_.connection_limited = scenario.platform.proxy && scenario.platform.proxy->connection_limit;
   if (scenario.workload.submit) {
     results_.batch_system = true;

@@ -16,7 +16,8 @@
       and its mean and maximum over the time bins in which the GPUs are at least 2% busy.
   plot.py timeseries OUTPUT_DIR [--threshold T] [--bin 60] --out autoscaling.png
       from a run with timeseries.csv (a saturation gate or an autoscaler): replicas by phase and the
-      replicas asked for, the metric against the threshold, and, where events.csv was written, the
+      replicas asked for, the metric against the threshold (the run's own, from summary.json, unless
+      --threshold says otherwise), and, where events.csv was written, the
       mean per-event time of the events starting in each bin.
   plot.py latency MODEL.json [MODEL.json...] [--labels A,B] [--title T] --out tau.png
       from latency model files (`sonicsim calibrate --output`): the measured tau(batch) of each with
@@ -358,6 +359,21 @@ def optional_number(path, line, column, text):
     return None if text == "" else number(path, line, column, text)
 
 
+def summary_threshold(output_dir):
+    """The threshold the metric of timeseries.csv is held to, from the run's summary.json: the
+    autoscaler's target where there is one (its metric is the one scraped), else the gate's."""
+    path = os.path.join(output_dir, "summary.json")
+    try:
+        summary = json.load(open(path))
+    except (OSError, json.JSONDecodeError):
+        return None
+    for section, key in (("autoscaling", "threshold"), ("gate", "threshold_ms")):
+        value = summary.get(section, {}).get(key) if isinstance(summary.get(section), dict) else None
+        if isinstance(value, (int, float)):
+            return float(value)
+    return None
+
+
 def timeseries_plot(args):
     path = os.path.join(args.output_dir, "timeseries.csv")
     columns = ["time_s", "pending", "starting", "ready", "draining", "desired", "metric"]
@@ -378,15 +394,20 @@ def timeseries_plot(args):
     ax = axes[1]
     known = [(x, y) for x, y in zip(t, series["metric"]) if y is not None]
     ax.plot([x for x, _ in known], [y for _, y in known], label="metric", linewidth=1)
-    if args.threshold is not None:
-        ax.axhline(args.threshold, color="red", linestyle=":", label=f"threshold {args.threshold:g}")
+    threshold = args.threshold if args.threshold is not None else summary_threshold(args.output_dir)
+    if threshold is not None:
+        ax.axhline(threshold, color="red", linestyle=":", label=f"threshold {threshold:g}")
     ax.set_yscale("symlog", linthresh=1)  # queue-time metrics span orders of magnitude, down to 0
     ax.set_ylim(bottom=0)
     ax.set_ylabel("metric")
     ax.legend(fontsize="small", loc="upper right")
-    above = sum(1 for _, y in known if args.threshold is not None and y > args.threshold)
-    print(f"{len(rows)} scrapes; most replicas ready at once {max(series['ready']):g}; "
-          f"metric above the threshold in {above} of {len(known)} scrapes with a value")
+    if threshold is None:
+        print(f"{len(rows)} scrapes; most replicas ready at once {max(series['ready']):g}; no threshold known "
+              f"(summary.json has none: give --threshold)")
+    else:
+        above = sum(1 for _, y in known if y > threshold)
+        print(f"{len(rows)} scrapes; most replicas ready at once {max(series['ready']):g}; "
+              f"metric above the threshold {threshold:g} in {above} of {len(known)} scrapes with a value")
     if panels == 3:
         epath = os.path.join(args.output_dir, "events.csv")
         events = read_csv(epath, ["start_s", "time_s"])

@@ -70,6 +70,7 @@ AutoscalingSummary summarize_autoscaling(const AutoscalingTotals& a, double end_
   s.pods_deleted = a.pods_deleted;
   s.requests_refused_draining = a.requests_refused_draining;
   s.requests_killed = a.requests_killed;
+  s.threshold = a.threshold;
   return s;
 }
 
@@ -165,7 +166,9 @@ Summary summarize(const SimulationResults& r) {
                                 r.requests_failed_deadline, r.requests_failed_cancelled, r.requests_retried,
                                 r.requests_failed_over, r.events_fallen_back, r.jobs_failed, r.events_lost,
                                 r.cpu_lost_s};
-  if (r.gated) s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric, r.events_on_gate_fallback};
+  if (r.gated)
+    s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric, r.events_on_gate_fallback,
+                         r.gate_threshold_ms};
   if (r.scraped) s.usage = summarize_usage(r);
   if (r.scraped && r.autoscaling) s.autoscaling = summarize_autoscaling(*r.autoscaling, r.end_s);
   if (r.connection_limited) s.connections = ConnectionSummary{r.connections, r.connections_refused, r.events_on_gate_fallback};

@@ -86,6 +86,7 @@ struct FailureSummary {
 struct GateSummary {
   std::int64_t checks = 0, refused = 0, without_metric = 0;
   std::int64_t events_on_cpu = 0;  // events of the refused jobs
+  double threshold_ms = 0;         // the load metric above which it refuses a starting job
   bool operator==(const GateSummary&) const = default;
 };
 
@@ -113,6 +114,7 @@ struct AutoscalingSummary {
   std::int64_t pods_created = 0, pods_ready = 0, pods_deleted = 0;
   std::int64_t requests_refused_draining = 0;  // reached a draining pod (UNAVAILABLE)
   std::int64_t requests_killed = 0;            // still held by a pod at the end of its grace period
+  double threshold = 0;                        // the autoscaler's target for its metric
   bool operator==(const AutoscalingSummary&) const = default;
 };
 

@@ -137,6 +137,7 @@ void gate_fields(Io& io, S& g) {
   io.field("jobs_refused", g.refused);
   io.field("checked_without_metric", g.without_metric);
   io.field("events_on_cpu", g.events_on_cpu);
+  io.field("threshold_ms", g.threshold_ms);
 }
 
 template <class Io, class S>
@@ -167,6 +168,7 @@ void autoscaling_fields(Io& io, S& a) {
   });
   io.field("requests_refused_while_draining", a.requests_refused_draining);
   io.field("requests_killed_after_grace_period", a.requests_killed);
+  io.field("threshold", a.threshold);
 }
 
 template <class Io, class S>

@@ -47,6 +47,7 @@ Autoscaler::Autoscaler(const Scenario& scenario, const FarmPlatform& farm,
   }
   totals_.pods_created = totals_.pods_ready = spec_.initial_replicas;
   totals_.max_ready = spec_.initial_replicas;
+  totals_.threshold = spec_.hpa.target;
 }
 
 std::vector<bool> Autoscaler::initially_running(const Scenario& scenario, const FarmPlatform& farm) {

@@ -97,6 +97,11 @@ then pass; else fail "per-GPU plot: $rc $out"; fi
 out=$("$plot" timeseries "$work/autoscaled" --threshold 20 --out "$work/autoscaling.png" 2>&1); rc=$?
 if [ $rc -eq 0 ] && is_png "$work/autoscaling.png" && [[ "$out" == *"most replicas ready at once 3;"* ]]; then pass
 else fail "timeseries plot: $rc $out"; fi
+# Without --threshold, the run's own (the autoscaler's 20, from summary.json) is drawn and counted.
+with_flag=$(echo "$out" | sed -n 's/.*\(metric above the threshold [^;]*\)$/\1/p')
+out=$("$plot" timeseries "$work/autoscaled" --out "$work/autoscaling.png" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"metric above the threshold 20 in "* ]] && [ -n "$with_flag" ] && [[ "$out" == *"$with_flag"* ]]
+then pass; else fail "timeseries plot, threshold from the summary: $rc $out"; fi
 
 # Bad input to the timeseries plot: one line, exit code 2.
 mkdir -p "$work/empty" && echo "time_s,pending,starting,ready,draining,desired,metric" > "$work/empty/timeseries.csv"

@@ -56,7 +56,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkRecord, name, bandwidth_Bps, bytes, share
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimeseriesRow, t_s, pending, starting, ready, draining, desired, metric,
                                    requests_per_s, queue_ms, gpu_utilization, jobs_running, jobs_queued, jobs_gated)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AutoscalingTotals, gpu_seconds, ready_replica_seconds, max_ready, pods_created,
-                                   pods_ready, pods_deleted, requests_refused_draining, requests_killed)
+                                   pods_ready, pods_deleted, requests_refused_draining, requests_killed,
+                                   threshold)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PrecisionStop, relative_half_width, checks, reached, load_from_s, drained)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_quantile, device_naming, concurrent_jobs, warmup_s, end_s, server_names, model_names,
                                    module_names, events, requests, batches, gpus, busy_bin_s, busy_bins_s, links, requests_sent,
@@ -66,7 +67,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_qu
                                    requests_failed_deadline, requests_failed_cancelled, requests_retried,
                                    requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s,
                                    server_failures, server_restarts, gated, gate_checks, jobs_gated,
-                                   gate_checks_without_metric, events_on_gate_fallback, connection_limited,
+                                   gate_checks_without_metric, gate_threshold_ms, events_on_gate_fallback, connection_limited,
                                    connections, connections_refused, scraped, timeseries,
                                    autoscaling, fixed_gpu_seconds, job_core_seconds, currency, cpu_core_hour_price,
                                    gpu_hour_price)

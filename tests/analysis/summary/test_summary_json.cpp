@@ -53,10 +53,10 @@ Summary every_section(DeviceNaming naming) {
   s.triton = {{"t4-0", {cnn, tagger}}, {"t4-1", {}}};
   s.jobs = JobsSummary{400, 390, 350, 30, 10, 6, 4, QueueWait{12.5, 10.25, 30.75, 60.125, 90.0625}, 0.921875, 312};
   s.failures = FailureSummary{1, 2, 3, 4, 5, 14, 15, 17, 16, 120, 21600.5};
-  s.gate = GateSummary{391, 12, 3, 240};
+  s.gate = GateSummary{391, 12, 3, 240, 20};
   s.connections = ConnectionSummary{378, 9, 250};
   s.usage = UsageSummary{14.75, 401.5, 0.0147, "EUR", 0.00123};
-  s.autoscaling = AutoscalingSummary{2.25, 2.5, 5, 8, 7, 6, 13, 1};
+  s.autoscaling = AutoscalingSummary{2.25, 2.5, 5, 8, 7, 6, 13, 1, 12.5};
   s.precision_stop = PrecisionStop{0.02, 11, true, 1900.5, false};
   return s;
 }
@@ -77,13 +77,13 @@ const char* const kGpuSections = R"({
     "requests_failed": {"unavailable": 3, "deadline_exceeded": 4, "cancelled": 5}, "requests_retried": 14,
     "requests_failed_over": 15, "events_on_cpu_after_failure": 17, "jobs_failed": 16, "events_lost": 120,
     "cpu_lost_s": 21600.5},
-  "gate": {"jobs_checked": 391, "jobs_refused": 12, "checked_without_metric": 3, "events_on_cpu": 240},
+  "gate": {"jobs_checked": 391, "jobs_refused": 12, "checked_without_metric": 3, "events_on_cpu": 240, "threshold_ms": 20},
   "connections": {"opened": 378, "refused": 9, "events_on_cpu": 250},
   "usage": {"gpu_hours": 14.75, "core_hours": 401.5, "gpu_hours_per_1000_events": 0.0147, "currency": "EUR",
     "cost_per_event": 0.00123},
   "autoscaling": {"mean_ready_replicas": 2.25, "mean_gpus_held": 2.5, "max_ready_replicas": 5,
     "pods": {"created": 8, "became_ready": 7, "deleted": 6}, "requests_refused_while_draining": 13,
-    "requests_killed_after_grace_period": 1},
+    "requests_killed_after_grace_period": 1, "threshold": 12.5},
   "stopping": {"relative_half_width_95": 0.02, "checks": 11, "reached": true, "load_from_s": 1900.5, "drained": false}
 })";
 
