@@ -60,6 +60,14 @@ bad_scenario("a tensor of 10^18 floats per item", lambda s: (s["models"]["m"].po
 bad_scenario("2e9 elements per item of a variable tensor", lambda s: (s["models"]["m"].pop("input_bytes_per_item"), s["models"]["m"].update(
     {"input": [{"name": "x", "data_type": "TYPE_FP64", "dims": [-1, 1000000]}, {"name": "h", "data_type": "TYPE_INT8", "dims": [1]}]}),
     s["workload"]["modules"][1].update({"elements_per_item": 2000000000})), "/workload/modules/1: ", "1PB")
+# 4 bits per item, one item per request: half a byte, which a transfer rounds to none (it ended in
+# the deadlock error that asks to be reported).
+bad_scenario("a request of half a byte", lambda s: (s["models"]["m"].update({"input_bytes_per_item": "4b"}),
+                                                   s["workload"]["modules"][1].update({"items_per_request": 1})),
+             "/workload/modules/1: ", "its smallest request (1 item of model \"m\") carries 0.5 bytes")
+bad_scenario("the last request of an event too small", lambda s: (s["models"]["m"].update({"input_bytes_per_item": "4b"}),
+                                                                 s["workload"]["modules"][1].update({"items_per_event": 101})),
+             "/workload/modules/1: ", "its smallest request (1 item of model \"m\") carries 0.5 bytes")
 bad_scenario("an empirical item count of 2e9 in requests of one", lambda s: s["workload"]["modules"][1].update(
     {"items_per_event": {"distribution": "empirical", "samples": [1, 2000000000]}, "items_per_request": 1}),
     "/workload/modules/1: ", "requests")

@@ -1,8 +1,10 @@
 #include "models/scenario/reader/cross_checks.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "models/io/json/choice.hpp"
+#include "models/io/text_format.hpp"
 
 namespace sonicsim {
 namespace {
@@ -41,6 +43,34 @@ void check_elements_per_item(const JsonNode& root, const Scenario& s) {
       modules[i].fail("model \"" + spec.name + "\" has a variable (-1) dim: expected \"elements_per_item\" (an integer or "
                       "a count distribution)");
     }
+  }
+}
+
+// The fewest items a request of the module can carry: the last of an event's requests carries what
+// is left, from the smallest event on (an event of no items sends none).
+int fewest_items_per_request(const InferenceModule& module) {
+  int fewest = module.items_per_request;
+  for (const auto& [items, probability] : probabilities(module.items_per_event))
+    if (items > 0 && probability > 0)
+      fewest = std::min(fewest, module.items_in_request(module.requests_for(items) - 1, items));
+  return fewest;
+}
+
+// A transfer moves whole bytes, and SimGrid never completes one of none between two hosts: the
+// smallest request must carry at least one byte (4 bits per item, one item, would be 0).
+void check_request_bytes(const JsonNode& root, const Scenario& s) {
+  const auto modules = root.at("workload").at("modules").elements();
+  for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
+    const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
+    if (!inference) continue;
+    const ModelSpec& spec = s.models[static_cast<std::size_t>(inference->model)];
+    const int items = fewest_items_per_request(*inference);
+    const double elements = inference->elements_per_item ? probabilities(*inference->elements_per_item).front().first : 0;
+    const double bytes = items * (spec.input_bytes_per_item + elements * spec.input_bytes_per_element);
+    if (bytes < 1)
+      modules[i].fail("its smallest request (" + std::to_string(items) + (items == 1 ? " item" : " items") +
+                      " of model \"" + spec.name + "\") carries " + printf_string("%g", bytes) +
+                      " bytes: a transfer moves whole bytes, at least 1 (expected larger items, or more per request)");
   }
 }
 
@@ -112,8 +142,10 @@ void check_across_sections(const JsonNode& root, const Scenario& s, const Latenc
   check_latency_quantile(root, s, latency);
   if (s.perf_analyzer)
     check_perf_analyzer_model(root, s);
-  else
+  else {
     check_elements_per_item(root, s);
+    check_request_bytes(root, s);
+  }
   check_served_models(root, s);
   if (s.perf_analyzer) {
     check_perf_analyzer_platform(root, s);
