@@ -3,7 +3,7 @@
 // mean per-event time of the workload as given within the tolerance of one job alone, and its
 // shared links under the threshold. The search starts at the closed form's count, N t_GPU / t_ideal
 // devices for N concurrent jobs, and closes its bracket as the job-cap search does.
-#include "cli/plan/plan_context.hpp"
+#include "cli/plan/plan_probes.hpp"
 
 namespace sonicsim::cli {
 

@@ -4,7 +4,7 @@
 // static farm, or whatever --vary names (the jobs per wave, the submissions per hour, the jobs of a
 // batch-system workload). The search starts at the closed form's knee (analysis/knee_search).
 #include "cli/plan/load_axis.hpp"
-#include "cli/plan/plan_context.hpp"
+#include "cli/plan/plan_probes.hpp"
 
 namespace sonicsim::cli {
 

@@ -1,4 +1,7 @@
 #pragma once
+// What every kind of plan works with: the scenario as the user gave it (with their --set), the
+// runs it simulates (PlanProbes), and the criteria an answer is judged by (PlanContext).
+//
 // The simulations a plan runs: each a variant of the scenario (overrides on top of the user's), in a
 // child process, with the stopping rule at a quarter of the tolerance so that its mean per-event
 // time is known well enough to judge against the tolerance, or to its workload's end. It counts the
@@ -8,8 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/knee_search.hpp"
 #include "analysis/summary/summary.hpp"
 #include "cli/progress_line.hpp"
+#include "models/scenario/scenario.hpp"
 
 namespace sonicsim::cli {
 
@@ -35,6 +40,18 @@ class PlanProbes {
   double simulated_s_ = 0;
   StatusLine status_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+// The scenario as the user gave it, the runs, and the criteria an answer is judged by.
+struct PlanContext {
+  const Scenario& scenario;
+  PlanProbes& probes;
+  double tolerance = 0.05;       // the largest rise of the mean per-event time over one job alone
+  double link_threshold = 0.9;   // the largest utilisation of a shared link
+  DeviceWords words = device_words(DeviceNaming::Gpu);
+  int devices = 0;               // over every server group, as the scenario has them
+
+  KneeCriteria criteria(const Summary& alone) const { return {plan_event_time(alone), tolerance, link_threshold}; }
 };
 
 }  // namespace sonicsim::cli

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "analysis/knee_search.hpp"
-#include "cli/plan/plan_context.hpp"
+#include "cli/plan/plan_probes.hpp"
 
 namespace sonicsim::cli {
 

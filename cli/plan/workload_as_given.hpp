@@ -3,7 +3,7 @@
 // time with its interval, queue wait, device utilisation, peak running jobs) against one job alone.
 // A batch system's load is what its submissions make of it, so the load search varies what the
 // workload varies, named with --vary (job_cap.hpp), never the cores as jobs.
-#include "cli/plan/plan_context.hpp"
+#include "cli/plan/plan_probes.hpp"
 
 namespace sonicsim::cli {
 
