@@ -130,3 +130,43 @@ TEST_CASE("the batcher scans once, after the closest deadline: DELAY then moves 
   CHECK(out.batches[0].at_s == 1000 * u);
   CHECK(out.timed_out.empty());
 }
+
+TEST_CASE("a request that arrives on a 500 ms tick of the idle wait is seen by that tick (BatcherThread's cv_.wait_for)") {
+  // Literal mode, preferred [6], max 8, delay 10 s, one instance; every batch runs 12.2 s.
+  // 0 s: a 6 runs at once. 1 s: a 1 waits for its delay (GetDynamicBatch: next preferred 6).
+  // 11 s: its delay is exceeded; it is formed into a payload of 1 that waits for the busy instance,
+  // and the thread's idle wait (queue empty: 500 ms) starts: ticks at 11.5 s, 12 s, 12.5 s.
+  // 12 s: a 1 arrives into the empty queue: 1 queued unit < 6, Enqueue does not notify. The wait
+  // returns after the 12 s tick, with the request queued: GetDynamicBatch grows the payload of 1,
+  // not a preferred size, with it (pending 1 + payload 1 = 2 < 6; next preferred 6 - 1 = 5; the
+  // payload is neither saturated nor empty nor preferred: return 0). The instance takes a batch of 2
+  // at 12.2 s. Missing the 12 s tick, the request is seen at 12.2 s, after the instance took the
+  // payload of 1, and waits for its own delay: 1 at 12.2 s, 1 at 22 s.
+  // Shifted by 4.1 s, the tick (15.1 s + 2 x 0.5 s) is one whose (t - since) / 0.5 rounds above 2.
+  for (const double shift : {0.0, 4.1}) {
+    CAPTURE(shift);
+    const double delay_expiry = (shift + 1.0) + 10.0;  // as the batcher computes it: the wait's start
+    triton::DynamicBatcher batcher(literal(batching(8, {6}, 10.0)));
+    const auto out = drive(batcher, 1, 12.2, {{shift, 6}, {shift + 1.0, 1}, {delay_expiry + 2 * 0.5, 1}}, 100.0);
+    CHECK(out.sizes() == std::vector<int>{6, 2});
+    REQUIRE(out.batches.size() == 2);
+    CHECK(out.batches[1].at_s == shift + 12.2);
+    CHECK(out.batches[1].ids == std::vector<std::int64_t>{1, 2});
+  }
+}
+
+TEST_CASE("a REJECT deadline on a tick of the slot wait is rejected by that tick (WaitForPayloadSlotAvailable)") {
+  // Literal mode, max 8, no delay, one instance; REJECT after 0.75 s (no prefetching). 0 s: request 0
+  // runs for 10 s; the batcher's idle wait ticks at 0.5 s. 0.25 s: request 1 (deadline 1 s) finds no
+  // slot, so Enqueue does not notify. 0.5 s: the idle wait returns to a non-empty queue and the
+  // thread enters WaitForPayloadSlotAvailable: ticks at 1 s, 1.5 s, ... The wait_for of the 1 s tick
+  // returns after it, so RejectTimeoutRequests (`now > timeout`) rejects request 1 there, not at 1.5 s.
+  auto settings = literal(batching(8, {}, 0.0));
+  settings.dynamic_batching->default_queue_policy.default_timeout_s = 0.75;
+  triton::DynamicBatcher batcher(settings);
+  const auto out = drive(batcher, 1, 10.0, {{0.0, 1}, {0.25, 1}}, 100.0);
+  REQUIRE(out.timed_out.size() == 1);
+  CHECK(out.timed_out[0].second == 1);
+  CHECK(out.timed_out[0].first == 1.0);
+  CHECK(out.sizes() == std::vector<int>{1});
+}
