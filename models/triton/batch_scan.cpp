@@ -98,7 +98,10 @@ ScanResult scan_queue(const DynamicBatching& config, int base_units, bool satura
     result.take = pending_count;
     return result;
   }
-  result.wake_at_s = expiry;  // (e) keep waiting, but not past a pending request's deadline
+  // (e) keep waiting, but not past a pending request's deadline: the batcher wakes at that instant
+  // and the queue then finds the deadline passed. A deadline already past (Triton's clock moved on
+  // between ApplyPolicy and this check; the model's queue passes none) gets Triton's 1 us.
+  result.wake_at_s = expiry;
   for (std::size_t i = 0; i < pending_count; ++i) {
     const double deadline = queue[i].deadline_s;
     if (deadline != 0) result.wake_at_s = std::min(result.wake_at_s, deadline > now_s ? deadline : now_s + 1e-6);

@@ -9,8 +9,15 @@ namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
-// The first 500 ms tick of a wait that began at `since` strictly after `t`.
-double next_tick_after(double since, double t) { return since + (std::floor((t - since) / kBatcherPollS) + 1) * kBatcherPollS; }
+// The first 500 ms tick of a wait that began at `since` at or after `t` (and after `since`). The
+// thread's cv_.wait_for returns after the tick, so what is queued or due at the tick's instant is
+// seen there. Rounding is corrected so that a tick equal to `t` is found.
+double first_tick_from(double since, double t) {
+  double k = std::max(1.0, std::ceil((t - since) / kBatcherPollS));
+  if (k > 1 && since + (k - 1) * kBatcherPollS >= t) --k;
+  if (since + k * kBatcherPollS < t) ++k;
+  return since + k * kBatcherPollS;
+}
 
 }  // namespace
 
@@ -96,10 +103,10 @@ double DynamicBatcher::next_wakeup_s() const {
       return timer_s_;
     case Waiting::Poll:
       // Only an arrival that did not notify (literal mode) leaves work for the next poll.
-      return queue_.empty() ? kNever : next_tick_after(waiting_since_s_, last_event_s_);
+      return queue_.empty() ? kNever : first_tick_from(waiting_since_s_, last_event_s_);
     case Waiting::Slot: {
       const double deadline = queue_.earliest_reject_deadline();
-      return deadline == 0 ? kNever : next_tick_after(waiting_since_s_, std::max(deadline, last_event_s_));
+      return deadline == 0 ? kNever : first_tick_from(waiting_since_s_, std::max(deadline, last_event_s_));
     }
     case Waiting::Notify:
       break;

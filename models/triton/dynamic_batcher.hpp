@@ -63,7 +63,8 @@ class DynamicBatcher {
   void wake(double now_s);
 
   // The instant `now_s` is over: the batcher thread runs if it was woken, idle instances take the
-  // payloads formed for them.
+  // payloads formed for them. The thread runs after the instant, as Triton's runs after what woke
+  // it: a queue timeout or a 500 ms tick at `now_s` has passed.
   void decide(double now_s);
   // Whether decide() has anything to do.
   bool decision_pending() const { return notified_; }

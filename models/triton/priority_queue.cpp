@@ -19,6 +19,13 @@ int PriorityQueue::level_of(int priority) const {
   return priority;
 }
 
+// PolicyQueue::ApplyPolicy and RejectTimeoutRequests: `now > timeout`, strict, with Triton's clock
+// read by the batcher thread, which runs after everything that happens at the instant `now_s` (its
+// timed waits never return early either): a deadline at `now_s` has passed.
+bool PriorityQueue::expired(const Entry& entry, double now_s) {
+  return entry.deadline_s != 0 && entry.deadline_s <= now_s;
+}
+
 bool PriorityQueue::enqueue(const QueuedRequest& request, double now_s) {
   Level& level = levels_.at(level_of(request.priority));
   const QueuePolicy& policy = level.policy;
@@ -42,7 +49,7 @@ int PriorityQueue::scan(int base_units, int max_units, double now_s, std::vector
   for (auto& [number, level] : levels_) {
     for (std::size_t i = 0; i < level.main.size();) {
       Entry& entry = level.main[i];
-      if (entry.deadline_s != 0 && now_s > entry.deadline_s) {  // strictly past its deadline
+      if (expired(entry, now_s)) {
         if (level.policy.timeout_action == TimeoutAction::Delay) {
           level.delayed.push_back({entry.request, 0.0});
         } else {
@@ -85,7 +92,7 @@ void PriorityQueue::reject_expired(double now_s, std::vector<QueuedRequest>& tim
     if (level.policy.timeout_action != TimeoutAction::Reject) continue;
     for (std::size_t i = 0; i < level.main.size();) {
       const Entry& entry = level.main[i];
-      if (entry.deadline_s != 0 && now_s > entry.deadline_s) {
+      if (expired(entry, now_s)) {
         timed_out.push_back(entry.request);
         level.main.erase(level.main.begin() + static_cast<std::ptrdiff_t>(i));
         --size_;

@@ -54,6 +54,7 @@ class PriorityQueue {
   };
 
   int level_of(int priority) const;
+  static bool expired(const Entry& entry, double now_s);
 
   const DynamicBatchingConfig* config_;
   std::map<int, Level> levels_;  // ascending: level 1 is the highest priority
