@@ -8,6 +8,7 @@
 #include "analysis/calibration/perf_analyzer_csv.hpp"
 #include "analysis/outputs/output_file.hpp"
 #include "cli/command_line.hpp"
+#include "models/io/json/choice.hpp"
 #include "models/io/json/json_reader.hpp"
 
 namespace sonicsim::cli {
@@ -56,7 +57,7 @@ int calibrate_command(const std::vector<std::string>& args) {
       "sonicsim calibrate MEASUREMENT... [options]\n"
       "  MEASUREMENT: a calibration CSV (calibration/data/README.md), or a perf_analyzer CSV (-f) as\n"
       "  FILE@BATCH, one per batch size; its Server Compute Infer at the lowest load is the kernel time");
-  std::string output, residuals_path, statistic_text = "mean", select_text = "table";
+  std::string output, residuals_path, statistic_text = "mean", select_text = "table", spread_text;
   BootstrapSettings bootstrap;
   std::string seed_text;
   options.add_options()
@@ -67,6 +68,7 @@ int calibrate_command(const std::vector<std::string>& args) {
       ("bootstrap", po::value(&bootstrap.resamples), "bootstrap resamples for the uncertainty bands (default 1000; 0: none)")
       ("seed", po::value(&seed_text), "random seed of the bootstrap (default 1)")
       ("residuals-csv", po::value(&residuals_path), "write measured and fitted latencies per batch size as CSV")
+      ("spread", po::value(&spread_text), "also fit single calls' spread per batch size and write it, with this distribution: lognormal or gamma")
       ("quiet,q", "print nothing but errors");
   std::vector<std::string> measurements;
   const auto parsed = parse_command_line(args, options, "measurement", po::value(&measurements)->composing(), -1);
@@ -78,10 +80,16 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (!seed_text.empty()) bootstrap.seed = seed_option(seed_text, "--seed");
   const LatencyStatistic statistic = parse_statistic(statistic_text);
   const LatencyForm selected = parse_form(select_text);
+  std::optional<SpreadShape> spread;
+  if (vm.count("spread")) {
+    for (const auto& [name, shape] : kSpreadShapes)
+      if (name == spread_text) spread = shape;
+    if (!spread) throw po::error("--spread expects " + choice_list(kSpreadShapes) + ", got \"" + spread_text + "\"");
+  }
 
   std::vector<CalibrationInput> inputs;
   for (const std::string& m : measurements) inputs.push_back(read_input(m, statistic));
-  const Calibration calibration = calibrate(std::move(inputs), statistic, selected, bootstrap);
+  const Calibration calibration = calibrate(std::move(inputs), statistic, selected, bootstrap, spread);
 
   const bool quiet = vm.count("quiet") > 0;
   if (!quiet) std::cout << format_calibration(calibration);

@@ -6,7 +6,7 @@
 namespace sonicsim::calibration {
 
 Calibration calibrate(std::vector<CalibrationInput> inputs, LatencyStatistic statistic, LatencyForm selected,
-                      const BootstrapSettings& bootstrap) {
+                      const BootstrapSettings& bootstrap, std::optional<SpreadShape> spread) {
   Calibration c;
   c.statistic = statistic;
   c.selected = selected;
@@ -30,6 +30,12 @@ Calibration calibrate(std::vector<CalibrationInput> inputs, LatencyStatistic sta
     fitted.quality = assess_fit(fitted.curve, c.points);
     if (bootstrap.resamples > 0) fitted.band = bootstrap_band(form, c.points, bootstrap);
     c.forms.push_back(std::move(fitted));
+  }
+  if (spread) {
+    if (statistic == LatencyStatistic::P50 || statistic == LatencyStatistic::P99)
+      throw std::invalid_argument(std::string("--spread draws single calls around the curve as their mean: fit the ") +
+                                  "mean (--statistic mean or throughput), not the " + statistic_name(statistic));
+    c.spread = fit_spread(c.points, *spread, c.not_fitted);
   }
   return c;
 }

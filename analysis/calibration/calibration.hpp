@@ -7,6 +7,7 @@
 #include "analysis/calibration/calibration_csv.hpp"
 #include "analysis/calibration/latency_bootstrap.hpp"
 #include "analysis/calibration/latency_fit.hpp"
+#include "analysis/calibration/spread_fit.hpp"
 
 namespace sonicsim::calibration {
 
@@ -25,11 +26,13 @@ struct Calibration {
   std::vector<std::string> not_fitted;  // forms the data cannot support, with the reason
   LatencyForm selected = LatencyForm::Table;
   BootstrapSettings bootstrap;  // resamples == 0: no bands
+  std::optional<FittedSpread> spread;  // --spread: single calls' spread per batch size
 };
 
-// Throws std::invalid_argument when two inputs measure the same batch size or the selected form
-// cannot be fitted.
+// Throws std::invalid_argument when two inputs measure the same batch size, the selected form
+// cannot be fitted, or a spread is asked for that the inputs do not give (or around a statistic
+// other than the mean: draws keep the curve as their mean).
 Calibration calibrate(std::vector<CalibrationInput> inputs, LatencyStatistic statistic, LatencyForm selected,
-                      const BootstrapSettings& bootstrap);
+                      const BootstrapSettings& bootstrap, std::optional<SpreadShape> spread = std::nullopt);
 
 }  // namespace sonicsim::calibration

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "analysis/calibration/spread_fit.hpp"
 #include "models/io/csv_cells.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json/json_reader.hpp"
@@ -116,11 +117,16 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
           error = static_cast<double>(batch) / (throughput * throughput) * sem;
         }
         input.points.push_back(LatencyPoint{static_cast<double>(batch), static_cast<double>(batch) / throughput, error, path, {}});
-        continue;
+      } else {
+        const double value = statistic == LatencyStatistic::Mean ? mean : statistic == LatencyStatistic::P50 ? p50 : p99;
+        input.points.push_back(LatencyPoint{static_cast<double>(batch), value,
+                                            standard_error(statistic, stddev, static_cast<double>(repeats)), path, {}});
       }
-      const double value = statistic == LatencyStatistic::Mean ? mean : statistic == LatencyStatistic::P50 ? p50 : p99;
-      input.points.push_back(LatencyPoint{static_cast<double>(batch), value,
-                                          standard_error(statistic, stddev, static_cast<double>(repeats)), path, {}});
+      // The spread of single calls (calibrate --spread): their stddev over their mean.
+      LatencyPoint& point = input.points.back();
+      point.cv = cv_from_moments(mean, stddev, static_cast<double>(repeats));
+      point.cv_method = point.cv ? "stddev_s / mean_s of " + std::to_string(repeats) + " calls"
+                                 : "one call (repeats 1) measures no spread";
     }
   } catch (const io::error::base& e) {
     rethrow_csv_error(path, e);

@@ -104,6 +104,13 @@ std::string format_calibration(const Calibration& c) {
     }
   }
 
+  if (c.spread) {
+    out << "\nspread of single calls (" << choice_name(kSpreadShapes, c.spread->shape) << ", cv = stddev / mean)\n"
+        << printf_string("%8s  %8s  %s\n", "batch", "cv", "from");
+    for (const SpreadPoint& p : c.spread->points)
+      out << printf_string("%8g  %8.4f  %s\n", p.batch, p.cv, p.method.c_str());
+  }
+
   if (c.bootstrap.resamples > 0) {
     out << "\n95% band of the fitted curve (bootstrap, " << c.bootstrap.resamples << " resamples, seed "
         << c.bootstrap.seed << ")\n";
@@ -154,13 +161,23 @@ nlohmann::json latency_model_json(const Calibration& c, const std::string& comma
                       {"latency_s", f.band->latency_s}};
     forms[form_name(f.form)] = form;
   }
-  return {{"format", kLatencyModelFormat},
-          {"command", command},
-          {"statistic", statistic_name(c.statistic)},
-          {"inputs", inputs},
-          {"points", points},
-          {"selected", form_name(c.selected)},
-          {"forms", forms}};
+  nlohmann::json model = {{"format", kLatencyModelFormat},
+                           {"command", command},
+                           {"statistic", statistic_name(c.statistic)},
+                           {"inputs", inputs},
+                           {"points", points},
+                           {"selected", form_name(c.selected)},
+                           {"forms", forms}};
+  if (c.spread) {
+    nlohmann::json spread_points = nlohmann::json::array();
+    for (const SpreadPoint& p : c.spread->points)
+      spread_points.push_back({{"batch", p.batch}, {"cv", p.cv}, {"method", p.method}, {"input", p.input}});
+    model["spread"] = {{"distribution", std::string(choice_name(kSpreadShapes, c.spread->shape))},
+                       {"method", "single calls' coefficient of variation (stddev / mean) per batch size; a simulated "
+                                  "kernel takes tau(b) times a factor of mean 1 and this cv, linear in b between points"},
+                       {"points", spread_points}};
+  }
+  return model;
 }
 
 std::string residuals_csv(const Calibration& c) {

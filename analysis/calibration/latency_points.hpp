@@ -1,6 +1,7 @@
 #pragma once
 // Measured kernel latencies as `sonicsim calibrate` fits them: one point per batch size.
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,10 @@ struct LatencyPoint {
   // perf_analyzer inputs only: the other columns of the chosen row (client send, network+server,
   // queue, compute input/output, client receive), in seconds.
   std::vector<std::pair<std::string, double>> overheads_s;
+  // The coefficient of variation of single calls at this batch size, where the input gives one,
+  // and how it was found (or why there is none).
+  std::optional<double> cv = std::nullopt;
+  std::string cv_method = {};
 };
 
 // One input file: what kind it was, its provenance and its points.

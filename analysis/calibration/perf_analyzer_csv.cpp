@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "analysis/calibration/spread_fit.hpp"
 #include "models/io/csv_cells.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json/json_reader.hpp"
@@ -13,6 +14,29 @@ namespace {
 constexpr unsigned kColumns = 14;
 using Reader = io::CSVReader<kColumns, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>, io::throw_on_overflow,
                              io::empty_line_comment>;
+
+// The kernel's spread, read off the row's latency percentiles with every other part of a request's
+// latency taken as constant: L = C + K, so K_q = L_q - C with C = mean(L) - mean(K) = the sum of
+// the other columns (Network+Server Send/Recv is the residual that makes the columns sum to the
+// mean latency, triton-batcher.md §9.1), and a lognormal through K_50 and K_99. An upper bound:
+// whatever else varies (queueing, the network) is counted as the kernel's.
+void kernel_spread_from_percentiles(const PerfAnalyzerRow& row, LatencyPoint& point) {
+  if (!row.p50_us || !row.p99_us) {
+    point.cv_method = "no p50 and p99 latency in the row";
+    return;
+  }
+  const auto us = [](std::optional<long long> v) { return static_cast<double>(v.value_or(0)); };
+  const double others = static_cast<double>(row.client_send_us + row.client_recv_us) + us(row.network_server_us) +
+                        us(row.server_queue_us) + us(row.compute_input_us) + us(row.compute_output_us);
+  const double k50 = us(row.p50_us) - others, k99 = us(row.p99_us) - others;
+  if (!(k50 > 0)) {
+    point.cv_method = "the p50 latency is within the other columns' mean time: its spread is not the kernel's";
+    return;
+  }
+  point.cv = lognormal_cv_from_quantiles(k50 * 1e-6, k99 * 1e-6);
+  point.cv_method = "p50 and p99 latency of line " + std::to_string(row.line) +
+                    ", the other columns taken as constant (a lognormal; an upper bound)";
+}
 
 }  // namespace
 
@@ -99,6 +123,7 @@ CalibrationInput kernel_point_from_perf_analyzer(const PerfAnalyzerTable& table,
                        {"server_compute_input", seconds(lowest->compute_input_us)},
                        {"server_compute_output", seconds(lowest->compute_output_us)},
                        {"client_recv", seconds(lowest->client_recv_us)}};
+  kernel_spread_from_percentiles(*lowest, point);
   std::ostringstream load;
   load << table.load_column << ' ' << lowest->load;
   return CalibrationInput{table.path, "perf_analyzer csv",

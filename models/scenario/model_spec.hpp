@@ -8,6 +8,7 @@
 
 #include "models/triton/model_config.hpp"
 #include "models/workload/kernel_latency.hpp"
+#include "models/workload/kernel_spread.hpp"
 #include "models/workload/tensor_bytes.hpp"
 
 namespace sonicsim {
@@ -30,11 +31,23 @@ struct ModelSpec {
   std::string triton_config_path;  // the config.pbtxt these settings came from, if any
   std::optional<KernelLatency> kernel_latency;             // for GPU types not listed below
   std::map<std::string, KernelLatency> kernel_latency_by_gpu;
+  // The spread of single executions around a latency above, where its entry gives one (absent:
+  // every execution takes exactly tau(b)).
+  std::optional<KernelSpread> kernel_spread;                  // of kernel_latency
+  std::map<std::string, KernelSpread> kernel_spread_by_gpu;   // of kernel_latency_by_gpu's entries
 
   // The latency model for a GPU type; the scenario parser guarantees one exists for every served type.
   const KernelLatency& latency_for(const std::string& gpu_type) const {
     const auto it = kernel_latency_by_gpu.find(gpu_type);
     return it != kernel_latency_by_gpu.end() ? it->second : *kernel_latency;
+  }
+  // The spread of the latency latency_for(gpu_type) selects; null where it has none.
+  const KernelSpread* spread_for(const std::string& gpu_type) const {
+    if (kernel_latency_by_gpu.count(gpu_type)) {
+      const auto it = kernel_spread_by_gpu.find(gpu_type);
+      return it != kernel_spread_by_gpu.end() ? &it->second : nullptr;
+    }
+    return kernel_spread ? &*kernel_spread : nullptr;
   }
 };
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "models/workload/distribution.hpp"
+
 namespace sonicsim {
 
 enum class PerfLoadMode { Concurrency, RequestRate };
@@ -18,8 +20,9 @@ struct PerfAnalyzerLoad {
   double warmup_s = 0;                  // load before the first measurement window
   double measurement_interval_s = 5;    // --measurement-interval
   int windows = 3;                      // windows merged into a row (perf_analyzer's stability window)
-  double client_send_s = 0;             // client-side marshalling before the upload
-  double client_recv_s = 0;             // client-side unmarshalling after the download
+  // Drawn per request (constant: the same every time, no draw), from each client's own stream.
+  Distribution client_send = ConstantDist{0};  // client-side marshalling before the upload
+  Distribution client_recv = ConstantDist{0};  // client-side unmarshalling after the download
 
   double end_s() const { return warmup_s + windows * measurement_interval_s; }
 };

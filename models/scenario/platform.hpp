@@ -54,6 +54,9 @@ struct ServerGroup {
   std::optional<FrontendSpec> frontend;  // absent: requests reach the scheduler the moment they arrive
   std::optional<ServerFailures> failures;
   std::optional<AutoscalingSpec> autoscaling;
+  // How the kernels of instances sharing one of its devices progress: the overlap fraction f of
+  // models/workload/shared_device.hpp. Absent: SimGrid's time-sharing (f = 0, computed by SimGrid).
+  std::optional<double> kernel_overlap;
 };
 
 struct Platform {

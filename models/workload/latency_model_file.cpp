@@ -68,6 +68,21 @@ KernelLatency read_curve(const std::string& form, const JsonNode& node) {
                      node.at("per_item_s").number_at_least(0)};
 }
 
+// {"distribution": "lognormal", "method": ..., "points": [{"batch": 1, "cv": 0.19, ...}, ...]}.
+KernelSpread read_spread(const JsonNode& node) {
+  node.allow_only({"distribution", "method", "points"});
+  KernelSpread spread;
+  spread.shape = node.at("distribution").choice(kSpreadShapes);
+  for (const JsonNode& point : node.at("points").non_empty_elements()) {
+    point.allow_only({"batch", "cv", "method", "input"});
+    const double batch = point.at("batch").number_positive();
+    if (!spread.cv_points.empty() && batch <= spread.cv_points.back().first)
+      point.at("batch").fail("expected batch sizes in strictly increasing order");
+    spread.cv_points.emplace_back(batch, point.at("cv").number_in(0, kMaxKernelCv));
+  }
+  return spread;
+}
+
 }  // namespace
 
 LatencyModelFile read_latency_model_file(const std::string& path) {
@@ -93,6 +108,7 @@ LatencyModelFile parse_latency_model_file(const std::string& text, const std::st
     file.forms.emplace(name, std::move(calibrated));
   }
   if (file.forms.empty()) forms.fail("expected at least one fitted form");
+  if (auto spread = root.find("spread")) file.spread = read_spread(*spread);
   file.selected = root.at("selected").string();
   if (!file.forms.count(file.selected))
     root.at("selected").fail("expected the name of a form in \"forms\", got \"" + file.selected + "\"");

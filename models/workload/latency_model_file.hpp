@@ -1,13 +1,15 @@
 #pragma once
 // The kernel-latency model file written by `sonicsim calibrate` and referenced by a scenario
 // ("kernel_latency": {"type": "calibrated", "file": ...}). Only what a simulation needs is read
-// back: each fitted form's curve and its bootstrap uncertainty band.
+// back: each fitted form's curve and its bootstrap uncertainty band, and the spread of single
+// executions where calibrate fitted one (--spread; files without one keep loading).
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/workload/kernel_latency.hpp"
+#include "models/workload/kernel_spread.hpp"
 
 namespace sonicsim {
 
@@ -30,6 +32,7 @@ struct LatencyModelFile {
   std::string path;
   std::string selected;                          // the form used when a scenario names none
   std::map<std::string, CalibratedForm> forms;   // "table", "affine", "knee"
+  std::optional<KernelSpread> spread;            // the executions' spread around the curve, if fitted
 };
 
 // Throws InputError naming the file and the JSON pointer of anything malformed.

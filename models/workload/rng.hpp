@@ -16,6 +16,19 @@ constexpr std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t stream) {
   return z ^ (z >> 31);
 }
 
+// The streams of the variability of the servers and of perf_analyzer's clients, apart from the
+// others (a job's: its index; 2^59: the autoscaler; 2^60 + server: failures; 2^61 + job:
+// balancing; 2^62: submissions). One stream per kernel-running instance (server, model, instance
+// index on the server) and one per perf_analyzer client (a closed-loop client, or a request-rate
+// request, which has a thread of its own), so draws do not depend on how actors interleave.
+constexpr std::uint64_t kernel_time_seed(std::uint64_t seed, int server, int model, int instance) {
+  const std::uint64_t of_server = mix_seed(seed, (std::uint64_t{1} << 58) + static_cast<std::uint64_t>(server));
+  return mix_seed(mix_seed(of_server, static_cast<std::uint64_t>(model)), static_cast<std::uint64_t>(instance));
+}
+constexpr std::uint64_t perf_client_seed(std::uint64_t seed, std::int64_t client) {
+  return mix_seed(seed, (std::uint64_t{1} << 57) + static_cast<std::uint64_t>(client));
+}
+
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) : engine_(seed) {}

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <variant>
 
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -17,7 +18,9 @@ PerfClients::PerfClients(const Scenario& scenario, sg4::Host* host, std::vector<
       recorder_(recorder),
       level_(level),
       measurement_(measurement),
-      rng_(scenario.simulation.seed) {}
+      rng_(scenario.simulation.seed),
+      draws_(!std::holds_alternative<ConstantDist>(load_.client_send) ||
+             !std::holds_alternative<ConstantDist>(load_.client_recv)) {}
 
 void PerfClients::start() {
   if (load_.mode == PerfLoadMode::Concurrency) {
@@ -28,8 +31,25 @@ void PerfClients::start() {
   }
 }
 
+namespace {
+
+// A draw, or the constant without a stream.
+double draw(const Distribution& time, Rng* rng) {
+  if (const auto* constant = std::get_if<ConstantDist>(&time)) return constant->value;
+  return sample(time, *rng);
+}
+
+}  // namespace
+
+// On the heap: a stream is 2.5 kB, and actors' stacks may be as small as 16 KiB.
+std::unique_ptr<Rng> PerfClients::client_rng(std::int64_t client) const {
+  if (!draws_) return nullptr;
+  return std::make_unique<Rng>(perf_client_seed(scenario_.simulation.seed, client));
+}
+
 void PerfClients::closed_loop(int client) {
-  for (;;) one_request(client);
+  const std::unique_ptr<Rng> rng = client_rng(client);
+  for (;;) one_request(client, rng.get());
 }
 
 // perf_analyzer schedules sends at k / rate (constant) or with exponential gaps (Poisson); each
@@ -40,7 +60,7 @@ void PerfClients::generate_requests() {
     at = load_.distribution == RequestDistribution::Constant ? k / level_
                                                               : at - std::log(rng_.uniform_open_zero()) / level_;
     sg4::this_actor::sleep_until(at);
-    sg4::Actor::create("perf-request", host_, [this, k]() { one_request(k); })->daemonize();
+    sg4::Actor::create("perf-request", host_, [this, k]() { one_request(k, client_rng(k).get()); })->daemonize();
   }
 }
 
@@ -53,10 +73,10 @@ sg4::Mailbox* PerfClients::take_mailbox() {
   return sg4::Mailbox::by_name("perf-response-" + std::to_string(next_mailbox_++));
 }
 
-void PerfClients::one_request(int client) {
+void PerfClients::one_request(int client, Rng* rng) {
   const ModelSpec& model = scenario_.models[load_.model];
   const double start = sg4::Engine::get_clock();
-  if (load_.client_send_s > 0) sg4::this_actor::sleep_for(load_.client_send_s);
+  if (const double send = draw(load_.client_send, rng); send > 0) sg4::this_actor::sleep_for(send);
   const double sent = sg4::Engine::get_clock();
 
   InFlightRequest* r = recorder_.new_request();
@@ -84,7 +104,7 @@ void PerfClients::one_request(int client) {
   recorder_.request_answered(answer);
 
   const double received = sg4::Engine::get_clock();
-  if (load_.client_recv_s > 0) sg4::this_actor::sleep_for(load_.client_recv_s);
+  if (const double recv = draw(load_.client_recv, rng); recv > 0) sg4::this_actor::sleep_for(recv);
   const double end = sg4::Engine::get_clock();
   if (end < load_.warmup_s || end >= load_.end_s()) return;  // only requests ending inside the windows
   if (failed) {

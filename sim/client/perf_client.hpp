@@ -27,7 +27,9 @@ class PerfClients {
  private:
   void closed_loop(int client);
   void generate_requests();
-  void one_request(int client);
+  // `rng`: the client's own stream, for its send and receive times (null where both are constants).
+  void one_request(int client, Rng* rng);
+  std::unique_ptr<Rng> client_rng(std::int64_t client) const;
   simgrid::s4u::Mailbox* take_mailbox();
 
   const Scenario& scenario_;
@@ -39,7 +41,8 @@ class PerfClients {
   Recorder& recorder_;
   double level_;
   PerfMeasurement& measurement_;
-  Rng rng_;
+  Rng rng_;  // the request-rate load's Poisson gaps
+  bool draws_ = false;  // the send or receive time is drawn (not a constant)
   std::vector<simgrid::s4u::Mailbox*> free_mailboxes_;
   int next_mailbox_ = 0;
   int next_request_ = 0;

@@ -29,7 +29,9 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
     auto queue = std::make_unique<ModelQueue>(index_, m, spec, recorder_, responder, kernel_ends_);
     auto add_instance = [&](int gpu) {
       const bool on_gpu = gpu >= 0;
-      queue->add_instance(gpu, on_gpu ? node.gpus[gpu] : node.host, spec.latency_for(on_gpu ? group.gpu_type : "cpu"));
+      const std::string& type = on_gpu ? group.gpu_type : "cpu";
+      queue->add_instance(gpu, on_gpu ? node.gpus[gpu] : node.host, spec.latency_for(type), spec.spread_for(type),
+                          scenario.simulation.seed);
     };
     // Triton's order: a group's `count` instances on its first GPU, then on the next, ...
     if (spec.instance_groups.empty()) {
@@ -55,10 +57,27 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
   for (const auto& queue : queues_)
     if (queue)
       for (const ModelQueue::Instance& instance : queue->instances()) ++instances_on[instance.device];
+  if (group.kernel_overlap) overlapped_.resize(group.gpus_per_server);
   for (const auto& queue : queues_)
     if (queue)
-      for (ModelQueue::Instance& instance : queue->instances())
+      for (ModelQueue::Instance& instance : queue->instances()) {
         instance.shares_device = instances_on[instance.device] > instance.device->get_core_count();
+        if (instance.shares_device && instance.gpu >= 0 && group.kernel_overlap)
+          share_by_overlap(instance, *group.kernel_overlap);
+      }
+}
+
+// The instance's kernels go to its GPU's SharedGpu instead of SimGrid, which ends them by waking it.
+void InferenceServer::share_by_overlap(ModelQueue::Instance& instance, double overlap) {
+  OverlappedGpu& gpu = overlapped_[instance.gpu];  // sized before: the end callback keeps its address
+  if (!gpu.device)
+    gpu.device = std::make_unique<SharedGpu>(overlap, [&gpu](const std::vector<int>& slots) {
+      for (int slot : slots) gpu.instances[slot]->work->release();
+    });
+  instance.shares_device = false;
+  instance.shared_gpu = gpu.device.get();
+  instance.gpu_slot = static_cast<int>(gpu.instances.size());
+  gpu.instances.push_back(&instance);
 }
 
 void InferenceServer::start() {
@@ -92,6 +111,8 @@ std::int64_t InferenceServer::fail() {
   for (auto& queue : queues_)
     if (queue) queue->fail(lost);
   kernel_ends_.clear();
+  for (OverlappedGpu& gpu : overlapped_)
+    if (gpu.device) gpu.device->clear();
   // Request ids order the answers: the same run gives the same outputs.
   std::sort(lost.begin(), lost.end(),
             [](const InFlightRequest* a, const InFlightRequest* b) { return a->record.id < b->record.id; });
@@ -118,6 +139,8 @@ void InferenceServer::halt() {
     if (queue) queue->stop_settling();
   if (frontend_) frontend_->drop_all();
   kernel_ends_.clear();
+  for (OverlappedGpu& gpu : overlapped_)
+    if (gpu.device) gpu.device->clear();
 }
 
 void InferenceServer::send_unavailable(InFlightRequest* request) {

@@ -16,6 +16,7 @@
 #include "sim/request.hpp"
 #include "sim/server/frontend_threads.hpp"
 #include "sim/server/model_queue.hpp"
+#include "sim/server/shared_gpu.hpp"
 
 namespace sonicsim::sim {
 
@@ -63,6 +64,7 @@ class InferenceServer : private ModelQueue::Responder {
 
  private:
   void admit(InFlightRequest* request);
+  void share_by_overlap(ModelQueue::Instance& instance, double overlap);
   void frontend_task_done(const FrontendThreads::Task& task);
   void run_frontend();
   void send_response(InFlightRequest* request, double bytes);
@@ -72,6 +74,13 @@ class InferenceServer : private ModelQueue::Responder {
   const ServerNode& node_;
   Recorder& recorder_;
   ModelQueue::KernelEnds kernel_ends_;
+  // A GPU its group shares by a kernel_overlap, with the instances on it by slot (null elsewhere:
+  // SimGrid shares the GPU, or one instance has it to itself).
+  struct OverlappedGpu {
+    std::unique_ptr<SharedGpu> device;
+    std::vector<ModelQueue::Instance*> instances;
+  };
+  std::vector<OverlappedGpu> overlapped_;  // by GPU index
   std::vector<std::unique_ptr<ModelQueue>> queues_;  // indexed by model; null where not served
   std::optional<FrontendThreads> frontend_;
   // Tasks the frontend's threads have finished (in maestro), for the frontend actor to act on among

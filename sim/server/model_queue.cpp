@@ -5,6 +5,7 @@
 
 #include "models/workload/kernel_latency.hpp"
 #include "sim/platform.hpp"
+#include "sim/server/shared_gpu.hpp"
 #include "sim/simulated_time.hpp"
 
 namespace sonicsim::sim {
@@ -27,12 +28,17 @@ ModelQueue::ModelQueue(int server, int model, const ModelSpec& spec, Recorder& r
   settings_.shape_checked = spec.layout == TensorLayout::Padded;
 }
 
-void ModelQueue::add_instance(int gpu, sg4::Host* device, const KernelLatency& latency) {
+void ModelQueue::add_instance(int gpu, sg4::Host* device, const KernelLatency& latency, const KernelSpread* spread,
+                              std::uint64_t seed) {
   Instance instance;
   instance.index = static_cast<int>(instances_.size());
   instance.gpu = gpu;
   instance.device = device;
   instance.latency = &latency;
+  if (spread) {
+    instance.spread = spread;
+    instance.spread_rng = std::make_unique<Rng>(kernel_time_seed(seed, server_, model_, instance.index));
+  }
   recorder_.triton(server_, model_).instance_loaded(gpu);
   instances_.push_back(std::move(instance));
   settings_.instances = static_cast<int>(instances_.size());
@@ -228,7 +234,13 @@ void ModelQueue::start_batch(Instance& instance, triton::FormedBatch batch) {
     for (const InFlightRequest* r : requests) kernel_units += static_cast<double>(r->elements);
   }
   instance.run.batch = std::move(batch);
-  const double flops = kernel_latency_s(*instance.latency, kernel_units) * kReferenceSpeed;
+  double seconds = kernel_latency_s(*instance.latency, kernel_units);
+  if (instance.spread) seconds = draw_kernel_time(seconds, *instance.spread, kernel_units, *instance.spread_rng);
+  const double flops = seconds * kReferenceSpeed;
+  if (instance.shared_gpu) {
+    instance.shared_gpu->start(instance.gpu_slot, flops / instance.device->get_speed());
+    return;
+  }
   if (instance.shares_device) {
     // Exec::init + set_host: SimGrid 3.32's Host::exec_async runs on the *caller's* host instead.
     instance.run.kernel = sg4::Exec::init();

@@ -3,10 +3,12 @@
 // shared by all the model's instances, driven in simulated time. The batcher thread and each
 // instance are actors; an instance executes one batch at a time on its device. Several instances
 // on one GPU time-share it: SimGrid shares the GPU host's single core equally among the kernels
-// running on it, so two concurrent kernels each take twice as long. CPU-kind instances run on the
+// running on it, so two concurrent kernels each take twice as long; or, where the server group
+// gives a kernel_overlap, they share it by that overlap (SharedGpu). CPU-kind instances run on the
 // server host, one core each. An instance that has its device to itself (the only instance on its
 // GPU, or a CPU instance on its own core) always runs at full speed: its kernel's end is known when
-// it starts, and a kernel timer ends it (KernelEnds) instead of a SimGrid execution.
+// it starts, and a kernel timer ends it (KernelEnds) instead of a SimGrid execution. A kernel's
+// time is tau(b), or a draw around it where its latency has a spread (from the instance's stream).
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -24,11 +26,15 @@
 
 #include "models/scenario/scenario.hpp"
 #include "models/triton/dynamic_batcher.hpp"
+#include "models/workload/kernel_spread.hpp"
+#include "models/workload/rng.hpp"
 #include "sim/dated_ends.hpp"
 #include "sim/recorder.hpp"
 #include "sim/request.hpp"
 
 namespace sonicsim::sim {
+
+class SharedGpu;
 
 class ModelQueue {
  public:
@@ -37,7 +43,11 @@ class ModelQueue {
     int gpu = -1;  // -1: a CPU-kind instance on the server host
     simgrid::s4u::Host* device = nullptr;
     const KernelLatency* latency = nullptr;
+    const KernelSpread* spread = nullptr;  // null: every kernel takes exactly tau(b)
+    std::unique_ptr<Rng> spread_rng;       // its kernels' draws, where it has a spread
     bool shares_device = false;  // other instances may run kernels on its device at the same time
+    SharedGpu* shared_gpu = nullptr;  // a device shared by an overlap fraction: it ends the kernel
+    int gpu_slot = 0;                 // the instance's slot on shared_gpu
     simgrid::s4u::SemaphorePtr work;  // wakes its actor: a batch to run, or its kernel's end
     // What a failure clears: the batch it runs, from the scheduler's settle to the answers, and its
     // kernel: an execution on a shared device, which the instance's actor waits for (null
@@ -77,7 +87,9 @@ class ModelQueue {
   ModelQueue& operator=(const ModelQueue&) = delete;
 
   // Loads an instance on `device` (`gpu` -1: the server host); they are added in Triton's order.
-  void add_instance(int gpu, simgrid::s4u::Host* device, const KernelLatency& latency);
+  // With a spread, its kernel times are drawn from its own stream of the run's `seed`.
+  void add_instance(int gpu, simgrid::s4u::Host* device, const KernelLatency& latency, const KernelSpread* spread,
+                    std::uint64_t seed);
   std::vector<Instance>& instances() { return instances_; }
   bool batches_dynamically() const { return settings_.dynamic_batching.has_value(); }
 

@@ -4,18 +4,19 @@
 #include <string>
 
 #include "models/io/json/choice.hpp"
+#include "models/scenario/reader/model/kernel_spread_reader.hpp"
 #include "models/workload/latency_model_file.hpp"
 
 namespace sonicsim {
 namespace {
 
-KernelLatency read_affine(const JsonNode& node, LatencyContext&) {
-  node.allow_only({"type", "intercept", "per_item"});
-  return AffineLatency{node.at("intercept").duration_s(), node.at("per_item").duration_s()};
+KernelTime read_affine(const JsonNode& node, LatencyContext&) {
+  node.allow_only({"type", "intercept", "per_item", "spread"});
+  return {AffineLatency{node.at("intercept").duration_s(), node.at("per_item").duration_s()}, std::nullopt};
 }
 
-KernelLatency read_table(const JsonNode& node, LatencyContext&) {
-  node.allow_only({"type", "points"});
+KernelTime read_table(const JsonNode& node, LatencyContext&) {
+  node.allow_only({"type", "points", "spread"});
   TableLatency table;
   for (const JsonNode& point : node.at("points").non_empty_elements()) {
     point.allow_only({"batch", "latency"});
@@ -24,19 +25,21 @@ KernelLatency read_table(const JsonNode& node, LatencyContext&) {
       point.at("batch").fail("expected batch sizes in strictly increasing order");
     table.points.emplace_back(batch, point.at("latency").duration_s());
   }
-  return table;
+  return {table, std::nullopt};
 }
 
-KernelLatency read_knee(const JsonNode& node, LatencyContext&) {
-  node.allow_only({"type", "flat", "knee_batch", "per_item"});
-  return KneeLatency{node.at("flat").positive_duration_s(), node.at("knee_batch").number_positive(),
-                     node.at("per_item").duration_s()};
+KernelTime read_knee(const JsonNode& node, LatencyContext&) {
+  node.allow_only({"type", "flat", "knee_batch", "per_item", "spread"});
+  return {KneeLatency{node.at("flat").positive_duration_s(), node.at("knee_batch").number_positive(),
+                      node.at("per_item").duration_s()},
+          std::nullopt};
 }
 
 // The form the scenario names (or the file's selected one), or the quantile of its band that
-// /simulation/latency_quantile asks for.
-KernelLatency read_calibrated(const JsonNode& node, LatencyContext& context) {
-  node.allow_only({"type", "file", "form"});
+// /simulation/latency_quantile asks for; the file's spread, if it has one (read_kernel_latency
+// replaces it by the entry's own "spread").
+KernelTime read_calibrated(const JsonNode& node, LatencyContext& context) {
+  node.allow_only({"type", "file", "form", "spread"});
   const JsonNode file_key = node.at("file");
   const std::string path = path_beside(node.file(), file_key.string());
   if (!std::ifstream(path)) file_key.fail("cannot open the latency model file \"" + path + "\"");
@@ -52,7 +55,7 @@ KernelLatency read_calibrated(const JsonNode& node, LatencyContext& context) {
   }
   ++context.calibrated_count;
   const CalibratedForm& calibrated = model_file.forms.at(form);
-  if (!context.quantile) return calibrated.curve;
+  if (!context.quantile) return {calibrated.curve, model_file.spread};
   if (!calibrated.band)
     node.fail("/simulation/latency_quantile asks for a quantile, but the \"" + form + "\" form in \"" + path +
               "\" has no uncertainty band (calibrate with --bootstrap N)");
@@ -62,10 +65,10 @@ KernelLatency read_calibrated(const JsonNode& node, LatencyContext& context) {
     node.fail("/simulation/latency_quantile is " + std::to_string(q) + ", outside the levels " +
               std::to_string(levels.front()) + " to " + std::to_string(levels.back()) + " of the band in \"" +
               path + "\"");
-  return band_quantile(*calibrated.band, q);
+  return {band_quantile(*calibrated.band, q), model_file.spread};
 }
 
-constexpr Choice<KernelLatency (*)(const JsonNode&, LatencyContext&)> kLatencyTypes[]{
+constexpr Choice<KernelTime (*)(const JsonNode&, LatencyContext&)> kLatencyTypes[]{
     {"affine", read_affine},
     {"table", read_table},
     {"knee", read_knee},
@@ -74,8 +77,10 @@ constexpr Choice<KernelLatency (*)(const JsonNode&, LatencyContext&)> kLatencyTy
 
 }  // namespace
 
-KernelLatency read_kernel_latency(const JsonNode& node, LatencyContext& context) {
-  return node.at("type").choice(kLatencyTypes)(node, context);
+KernelTime read_kernel_latency(const JsonNode& node, LatencyContext& context) {
+  KernelTime time = node.at("type").choice(kLatencyTypes)(node, context);
+  if (auto spread = node.find("spread")) time.spread = read_kernel_spread(*spread);
+  return time;
 }
 
 }  // namespace sonicsim

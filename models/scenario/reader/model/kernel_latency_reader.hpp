@@ -1,10 +1,11 @@
 #pragma once
-// A model's kernel latency: {"type": "affine" | "table" | "knee" | "calibrated", ...}.
+// A model's kernel latency: {"type": "affine" | "table" | "knee" | "calibrated", ..., "spread": ...}.
 #include <optional>
 #include <string_view>
 
 #include "models/io/json/json_reader.hpp"
 #include "models/workload/kernel_latency.hpp"
+#include "models/workload/kernel_spread.hpp"
 
 namespace sonicsim {
 
@@ -17,7 +18,14 @@ struct LatencyContext {
   int calibrated_count = 0;        // "calibrated" latencies read, so an unused quantile is an error
 };
 
+// tau(b), and the spread of single executions around it: the entry's "spread"
+// (kernel_spread_reader.hpp) or, for a calibrated latency without one, its file's (if any).
+struct KernelTime {
+  KernelLatency latency;
+  std::optional<KernelSpread> spread;
+};
+
 // A relative model file path is taken from the scenario file's directory.
-KernelLatency read_kernel_latency(const JsonNode& node, LatencyContext& context);
+KernelTime read_kernel_latency(const JsonNode& node, LatencyContext& context);
 
 }  // namespace sonicsim

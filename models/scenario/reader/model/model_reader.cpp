@@ -51,10 +51,17 @@ ModelSpec read_model(const std::string& name, const JsonNode& node, const Platfo
         conflicting->fail(std::string("\"") + key + "\" cannot be used with \"triton_config\": the file gives the tensors");
   read_model_triton_settings(node, platform, model);
   read_model_bytes(node, model);
-  if (auto k = node.find("kernel_latency")) model.kernel_latency = read_kernel_latency(*k, latency);
+  if (auto k = node.find("kernel_latency")) {
+    KernelTime time = read_kernel_latency(*k, latency);
+    model.kernel_latency = std::move(time.latency);
+    model.kernel_spread = std::move(time.spread);
+  }
   if (auto by_gpu = either_name(node, "kernel_latency_by_device", "kernel_latency_by_gpu", false)) {
-    for (const std::string& gpu : by_gpu->keys())
-      model.kernel_latency_by_gpu.emplace(gpu, read_kernel_latency(by_gpu->at(gpu), latency));
+    for (const std::string& gpu : by_gpu->keys()) {
+      KernelTime time = read_kernel_latency(by_gpu->at(gpu), latency);
+      model.kernel_latency_by_gpu.emplace(gpu, std::move(time.latency));
+      if (time.spread) model.kernel_spread_by_gpu.emplace(gpu, std::move(*time.spread));
+    }
   }
   if (!model.kernel_latency && model.kernel_latency_by_gpu.empty())
     node.fail("expected \"kernel_latency\" or \"kernel_latency_by_device\" (\"kernel_latency_by_gpu\") for model \"" + name + "\"");

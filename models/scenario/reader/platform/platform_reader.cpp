@@ -84,7 +84,7 @@ ServerFailures read_failures(const JsonNode& node) {
 
 ServerGroup read_server_group(const JsonNode& node) {
   node.allow_only({"name", "count", "devices_per_server", "gpus_per_server", "device", "gpu", "nic", "models", "frontend",
-                   "failures", "autoscaling"});
+                   "failures", "autoscaling", "kernel_overlap"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
@@ -97,6 +97,7 @@ ServerGroup read_server_group(const JsonNode& node) {
       m.fail("model \"" + group.models.back() + "\" is listed twice (a server loads a model once)");
   }
   if (auto f = node.find("frontend")) group.frontend = read_frontend(*f);
+  if (auto f = node.find("kernel_overlap")) group.kernel_overlap = f->number_in(0, 1);
   if (auto f = node.find("failures")) group.failures = read_failures(*f);
   if (auto a = node.find("autoscaling")) {
     if (group.failures) a->fail("a group either fails or is autoscaled, not both (sonicsim simulates them apart)");

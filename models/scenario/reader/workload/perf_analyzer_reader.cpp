@@ -3,6 +3,7 @@
 #include <string>
 
 #include "models/io/json/choice.hpp"
+#include "models/scenario/reader/value_readers.hpp"
 
 namespace sonicsim {
 namespace {
@@ -40,8 +41,8 @@ PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<Mode
   if (auto w = node.find("warmup")) load.warmup_s = w->duration_s();
   if (auto m = node.find("measurement_interval")) load.measurement_interval_s = m->positive_duration_s();
   if (auto w = node.find("windows")) load.windows = w->int_at_least(1);
-  if (auto s = node.find("client_send")) load.client_send_s = s->duration_s();
-  if (auto r = node.find("client_recv")) load.client_recv_s = r->duration_s();
+  if (auto s = node.find("client_send")) load.client_send = read_distribution(*s);
+  if (auto r = node.find("client_recv")) load.client_recv = read_distribution(*r);
   return load;
 }
 

@@ -1,0 +1,108 @@
+// Kernels sharing a device by an overlap fraction f: completion times worked out by hand for two
+// and three kernels at f = 0, 0.5 and 1. While k kernels run each progresses at
+// r(k) = 1 / (1 + (k - 1)(1 - f)): r(2) = 1/2, 2/3, 1 and r(3) = 1/3, 1/2, 1 for f = 0, 0.5, 1.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "models/workload/shared_device.hpp"
+
+using namespace sonicsim;
+
+namespace {
+
+struct Kernel {
+  int id;
+  double work_s;
+  double start_s;
+};
+
+// Runs the kernels (by start date) to the end; returns each one's end date.
+std::map<int, double> run(double overlap, const std::vector<Kernel>& kernels) {
+  SharedDevice device(overlap);
+  std::map<int, double> ends;
+  std::size_t next = 0;
+  while (next < kernels.size() || device.running() > 0) {
+    const double end = device.next_end_s();
+    if (next < kernels.size() && kernels[next].start_s < end) {
+      device.start(kernels[next].id, kernels[next].work_s, kernels[next].start_s);
+      ++next;
+      continue;
+    }
+    for (int id : device.end_next(end)) ends[id] = end;
+  }
+  return ends;
+}
+
+}  // namespace
+
+TEST_CASE("the rate of each of k kernels is 1 / (1 + (k - 1)(1 - f))") {
+  CHECK(SharedDevice::rate(1, 0.0) == 1.0);
+  CHECK(SharedDevice::rate(2, 0.0) == 0.5);
+  CHECK(SharedDevice::rate(3, 0.5) == 0.5);
+  CHECK(SharedDevice::rate(2, 0.5) == doctest::Approx(2.0 / 3));
+  CHECK(SharedDevice::rate(4, 1.0) == 1.0);
+}
+
+TEST_CASE("two kernels: A of 2 s from t = 0, B of 1 s from t = 0.5") {
+  // A runs alone until 0.5 (0.5 s of work done, 1.5 s left); then both run at r(2) and B, with
+  // less left, ends first, after 1 / r(2); A does as much meanwhile, then runs its rest alone.
+  //   f = 0:   B ends 0.5 + 1 / (1/2) = 2.5; A has 1.5 - 1 = 0.5 left, ends 3.0.
+  //   f = 0.5: B ends 0.5 + 1 / (2/3) = 2.0; A ends 2.0 + 0.5 = 2.5.
+  //   f = 1:   B ends 0.5 + 1 = 1.5; A ends 2.0 (never slowed).
+  const std::vector<Kernel> kernels{{0, 2.0, 0.0}, {1, 1.0, 0.5}};
+  for (const auto& [f, b_end, a_end] : {std::tuple{0.0, 2.5, 3.0}, {0.5, 2.0, 2.5}, {1.0, 1.5, 2.0}}) {
+    CAPTURE(f);
+    const auto ends = run(f, kernels);
+    CHECK(ends.at(1) == doctest::Approx(b_end).epsilon(1e-12));
+    CHECK(ends.at(0) == doctest::Approx(a_end).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("three kernels: A of 3 s and B of 1 s from t = 0, C of 2 s from t = 1") {
+  // f = 0 (r(2) = 1/2, r(3) = 1/3): by t = 1 A and B have done 0.5 each. With C, B's 0.5 left
+  //   takes 1.5 s: B ends 2.5, when A has done 1.0 and C 0.5. Then C's 1.5 left takes 3 s at 1/2:
+  //   C ends 5.5, A has done 2.5 and ends alone 0.5 s later, at 6.0.
+  // f = 0.5 (r(2) = 2/3, r(3) = 1/2): by t = 1 A and B have done 2/3. B's 1/3 left takes 2/3 s:
+  //   B ends 5/3, A has done 1, C 1/3. C's 5/3 left takes 2.5 s at 2/3: C ends 25/6, A has done
+  //   8/3 and ends alone 1/3 s later, at 27/6 = 4.5.
+  // f = 1: nobody is slowed: B ends 1, A and C both at 3 (together, in the order they started).
+  const std::vector<Kernel> kernels{{0, 3.0, 0.0}, {1, 1.0, 0.0}, {2, 2.0, 1.0}};
+  for (const auto& [f, a_end, b_end, c_end] :
+       {std::tuple{0.0, 6.0, 2.5, 5.5}, {0.5, 4.5, 5.0 / 3, 25.0 / 6}, {1.0, 3.0, 1.0, 3.0}}) {
+    CAPTURE(f);
+    const auto ends = run(f, kernels);
+    CHECK(ends.at(0) == doctest::Approx(a_end).epsilon(1e-12));
+    CHECK(ends.at(1) == doctest::Approx(b_end).epsilon(1e-12));
+    CHECK(ends.at(2) == doctest::Approx(c_end).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("kernels that reach their work together end together, in the order they started") {
+  SharedDevice device(0.0);
+  device.start(7, 1.0, 0.0);
+  device.start(3, 1.0, 0.0);
+  device.start(5, 1.0, 0.0);
+  CHECK(device.next_end_s() == doctest::Approx(3.0));  // three at r(3) = 1/3
+  CHECK(device.end_next(device.next_end_s()) == std::vector<int>{7, 3, 5});
+  CHECK(device.running() == 0);
+  CHECK(std::isinf(device.next_end_s()));
+
+  SharedDevice full(1.0);
+  full.start(0, 3.0, 0.0);
+  full.start(1, 2.0, 1.0);  // its work is done at attained 1 + 2 = 3, as A's
+  CHECK(full.end_next(full.next_end_s()) == std::vector<int>{0, 1});
+}
+
+TEST_CASE("a cleared device holds no kernel and starts afresh") {
+  SharedDevice device(0.5);
+  device.start(0, 10.0, 0.0);
+  device.start(1, 10.0, 1.0);
+  device.clear();
+  CHECK(device.running() == 0);
+  CHECK(std::isinf(device.next_end_s()));
+  device.start(2, 1.0, 5.0);
+  CHECK(device.next_end_s() == doctest::Approx(6.0));
+}
