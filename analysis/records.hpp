@@ -78,11 +78,13 @@ enum class JobOutcome : std::uint8_t {
   Resubmitted,  // ended by a failure; the batch system submitted it again (a later record)
 };
 
-// A job of a batch-system workload ("submit"), from submission to its end.
+// A job from submission to its end. In a batch-system workload ("submit") a job waits for a core
+// and a resubmission is a new record; in a static farm a job starts at its start time (submit_s =
+// start_s), runs once and has no node (-1).
 struct JobRecord {
   int job = 0;
   double submit_s = 0, start_s = 0, end_s = 0;  // start_s once started, end_s once ended
-  int node = -1;                                // index into SimulationResults::worker_names
+  int node = -1;                                // batch system: index into SimulationResults::worker_names
   int events = 0;                               // events completed
   JobOutcome outcome = JobOutcome::Queued;
   int attempt = 1;  // 1: the first submission; a resubmission is a new record
@@ -149,7 +151,8 @@ struct SimulationResults {
   int concurrent_jobs = 0;  // jobs that run at once: the workload's jobs; 0 for a batch system's (not known)
   std::vector<std::string> server_names, model_names, module_names;
 
-  // Batch-system workloads only: every job submitted before the end, in job order.
+  // Batch-system workloads: every job submitted before the end, in job order (worker_names and
+  // worker_cores for those only). A static farm: one record per job of the workload, in job order.
   bool batch_system = false;
   std::vector<JobRecord> jobs;
   std::vector<std::string> worker_names;

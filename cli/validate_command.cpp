@@ -10,6 +10,7 @@
 #include "analysis/outputs/perf_report.hpp"
 #include "analysis/summary/summary.hpp"
 #include "analysis/validation/comparison.hpp"
+#include "analysis/validation/job_throughput.hpp"
 #include "analysis/validation/perf_profile.hpp"
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
@@ -39,6 +40,7 @@ struct Logs {
   std::vector<LoggedEvent> events;
   std::vector<LoggedJob> jobs;
   std::vector<TritonScrape> scrapes;
+  std::vector<double> job_throughputs;  // events/s, one per job
   std::vector<calibration::PerfAnalyzerTable> perf_tables;  // perf_analyzer -f CSVs
   std::vector<ProfileExperiment> profile;                   // perf_analyzer --profile-export-file
   bool perf() const { return !perf_tables.empty() || !profile.empty(); }
@@ -47,7 +49,8 @@ struct Logs {
 // The logs validate reads, as the messages name them.
 constexpr const char* kLogFormats =
     "an event CSV (job,event,start_s,end_s or start,end; a run's events.csv is one), condor_history -json, "
-    "Triton /metrics scrapes, perf_analyzer's CSV (-f) or its profile export (--profile-export-file)";
+    "Triton /metrics scrapes, a per-job throughput log (one events/s value per line, one line per job), "
+    "perf_analyzer's CSV (-f) or its profile export (--profile-export-file)";
 
 // A JSON object that is not perf_analyzer's profile export (its key: "experiments") is no log.
 void check_profile_export(const std::string& text, const std::string& path) {
@@ -60,7 +63,8 @@ void check_profile_export(const std::string& text, const std::string& path) {
                        "; validate reads " + kLogFormats);
 }
 
-// What a LOG argument is, from its content: condor_history JSON, Prometheus text, or an event CSV.
+// What a LOG argument is, from its content: condor_history JSON, Prometheus text, a profile
+// export, a perf_analyzer CSV, a per-job throughput log (bare numbers), or an event CSV.
 void read_log(const std::string& argument, Logs& logs) {
   const auto at = argument.rfind('@');
   std::string path = argument;
@@ -78,24 +82,29 @@ void read_log(const std::string& argument, Logs& logs) {
   }
   const std::string text = read_input_file(path, kMaxLogFileBytes);
   const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '[') {
+  if (first == std::string::npos) throw InputError(path, "", std::string("an empty log; validate reads ") + kLogFormats);
+  if (text[first] == '[') {
     const auto jobs = parse_condor_history(text, path);
     logs.jobs.insert(logs.jobs.end(), jobs.begin(), jobs.end());
   } else if (text.find("nv_inference_") != std::string::npos) {
     logs.scrapes.push_back(parse_prometheus_scrape(text, path, time_s));
-  } else if (first != std::string::npos && text[first] == '{') {
+  } else if (text[first] == '{') {
     check_profile_export(text, path);
     const auto experiments = parse_perf_profile(text, path);
     logs.profile.insert(logs.profile.end(), experiments.begin(), experiments.end());
   } else if (text.rfind("Concurrency,", 0) == 0 || text.rfind("Request Rate,", 0) == 0) {
     logs.perf_tables.push_back(calibration::parse_perf_analyzer_csv(text, path));
+  } else if (is_job_throughput_log(text)) {
+    const auto rates = parse_job_throughput_log(text, path);
+    logs.job_throughputs.insert(logs.job_throughputs.end(), rates.begin(), rates.end());
   } else {
     const auto events = parse_event_log(text, path);
     logs.events.insert(logs.events.end(), events.begin(), events.end());
   }
 }
 
-// What the simulation gives for comparison: every event (job, start, end) and the summary.
+// What the simulation gives for comparison: every event (job, start, end), every job's events per
+// second (from its job record) and the summary.
 json simulate_for_validation(const std::string& path, const Overrides& overrides) {
   Overrides o = overrides;
   o.emplace_back("/simulation/outputs", "[]");
@@ -116,6 +125,7 @@ json simulate_for_validation(const std::string& path, const Overrides& overrides
         queue_ns += static_cast<double>(t.queue.ns);
       }
     return json{{"events", events},
+                {"job_throughputs", job_throughputs(results.jobs)},
                 {"end_s", results.end_s},
                 {"triton", {success, inferences, executions, queue_ns}},
                 {"gpu_utilization", summary.gpu_utilization}}
@@ -201,6 +211,14 @@ std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tole
     const auto job_rows = compare_times("job_time", "job wall time", measured_times, simulated_times, tolerances);
     rows.insert(rows.end(), job_rows.begin(), job_rows.end());
   }
+  if (!logs.job_throughputs.empty()) {
+    const auto simulated_rates = sim["job_throughputs"].get<std::vector<double>>();
+    if (simulated_rates.empty())
+      throw po::error("the simulation has no job that ended having completed its events, so no per-job throughput "
+                      "to compare with the log (a duration-limited run leaves its jobs running: give them events)");
+    const auto rate_rows = compare_job_throughputs(logs.job_throughputs, simulated_rates, tolerances);
+    rows.insert(rows.end(), rate_rows.begin(), rate_rows.end());
+  }
   if (!logs.scrapes.empty()) {
     const auto& t = sim["triton"];
     TritonScrape start, end;
@@ -216,7 +234,7 @@ std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tole
 std::vector<ValidationRow> simulate_and_compare(const std::string& path, const Overrides& overrides, const Logs& logs,
                                                 const Tolerances& tolerances) {
   if (logs.perf()) {
-    if (!logs.events.empty() || !logs.jobs.empty() || !logs.scrapes.empty())
+    if (!logs.events.empty() || !logs.jobs.empty() || !logs.scrapes.empty() || !logs.job_throughputs.empty())
       throw po::error("perf_analyzer logs and grid-job logs need different scenarios: validate them separately");
     return compare_perf(logs, simulate_perf_for_validation(path, overrides), tolerances);
   }
@@ -255,7 +273,8 @@ const ValidationRow* find_row(const std::vector<ValidationRow>& rows, const std:
 int validate_command(const std::vector<std::string>& args) {
   po::options_description options("sonicsim validate SCENARIO.json LOG... [options]\n"
                                   "  LOG: per-event CSV, condor_history -json output, a Triton /metrics scrape "
-                                  "(FILE@SECONDS when its samples carry no timestamp);\n"
+                                  "(FILE@SECONDS when its samples carry no timestamp),\n"
+                                  "  a per-job throughput log (one events/s value per line);\n"
                                   "  or, for a perf_analyzer scenario, perf_analyzer's CSV (-f) or JSON profile export");
   std::vector<std::string> sets, tolerance_flags, fits;
   std::string tolerance_file, fit_metric;
@@ -285,6 +304,7 @@ int validate_command(const std::vector<std::string>& args) {
     if (metric.empty())
       metric = !logs.events.empty() ? "event_time_wasserstein"
                : !logs.jobs.empty() ? "job_time_wasserstein"
+               : !logs.job_throughputs.empty() ? "job_throughput_wasserstein"
                : !logs.profile.empty() ? "perf_" + load_label(logs.profile.front().value) + "_latency_wasserstein"
                : !logs.perf_tables.empty() ? "perf_" + load_label(logs.perf_tables.front().rows.front().load) + "_p50"
                                            : "requests_per_s";

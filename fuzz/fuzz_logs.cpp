@@ -1,6 +1,7 @@
 // The site-log readers `sonicsim validate` takes: per-event CSV, condor_history -json, Triton's
-// Prometheus text and perf_analyzer's profile export; and job submission traces (CSV or
-// condor_history), which scenarios read. The first byte picks the reader.
+// Prometheus text, perf_analyzer's profile export and per-job throughput logs; and job submission
+// traces (CSV or condor_history), which scenarios read. The first byte picks the reader.
+#include "analysis/validation/job_throughput.hpp"
 #include "analysis/validation/perf_profile.hpp"
 #include "analysis/validation/site_logs.hpp"
 #include "fuzz/fuzz_input.hpp"
@@ -8,7 +9,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const unsigned which = data[0] % 5;
+  const unsigned which = data[0] % 6;
   sonicsim::fuzz::expect_input_errors_only(data + 1, size - 1, [which](const std::string& text) {
     using namespace sonicsim::validation;
     if (which == 0) parse_event_log(text, "fuzz.csv");
@@ -16,6 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (which == 2) triton_window({parse_prometheus_scrape(text, "fuzz.prom", 1.0), parse_prometheus_scrape(text, "b.prom", 2.0)});
     if (which == 3) parse_perf_profile(text, "fuzz.json");
     if (which == 4) sonicsim::parse_job_trace(text, "fuzz.trace");
+    if (which == 5) {
+      is_job_throughput_log(text);
+      parse_job_throughput_log(text, "fuzz.txt");
+    }
   });
   return 0;
 }

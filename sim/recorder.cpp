@@ -40,6 +40,14 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
     results_.batch_system = true;
     results_.worker_cores = scenario.total_worker_cores();
     for (const WorkerNode& w : platform.workers) results_.worker_names.push_back(w.host->get_name());
+  } else {  // a static farm: every job has its record from the start, queued until it begins
+    const auto jobs = static_cast<std::size_t>(std::max(0, scenario.workload.jobs));
+    results_.jobs.resize(jobs);
+    job_record_.resize(jobs);
+    for (std::size_t j = 0; j < jobs; ++j) {
+      results_.jobs[j].job = static_cast<int>(j);
+      job_record_[j] = j;
+    }
   }
 }
 
@@ -110,7 +118,7 @@ void Recorder::event_finished(const EventRecord& event) {
     stop_at_limit("the run reached " + std::to_string(limits::kMaxEvents) +
                   " events, the most sonicsim keeps in memory");
   results_.events.push_back(event);
-  if (results_.batch_system) ++results_.jobs[job_record_[static_cast<std::size_t>(event.job)]].events;
+  if (const auto j = static_cast<std::size_t>(event.job); j < job_record_.size()) ++results_.jobs[job_record_[j]].events;
 }
 
 void Recorder::request_sent(const InFlightRequest& request) {
@@ -203,14 +211,26 @@ void Recorder::batch_executed(const BatchRecord& batch) {
   }
 }
 
-void Recorder::job_began() {
-  count_job_cores(sg4::Engine::get_clock());
+void Recorder::job_began(int job) {
+  const double now = sg4::Engine::get_clock();
+  count_job_cores(now);
   ++jobs_running_;
+  if (const auto j = static_cast<std::size_t>(job); !results_.batch_system && j < job_record_.size()) {
+    JobRecord& record = results_.jobs[job_record_[j]];
+    record.submit_s = record.start_s = now;
+    record.outcome = JobOutcome::Running;
+  }
 }
 
-void Recorder::job_finished() {
-  count_job_cores(sg4::Engine::get_clock());
+void Recorder::job_finished(int job, bool failed) {
+  const double now = sg4::Engine::get_clock();
+  count_job_cores(now);
   --jobs_running_;
+  if (const auto j = static_cast<std::size_t>(job); !results_.batch_system && j < job_record_.size()) {
+    JobRecord& record = results_.jobs[job_record_[j]];
+    record.end_s = now;
+    record.outcome = failed ? JobOutcome::Failed : JobOutcome::Done;
+  }
 }
 
 // The cores the running jobs held since the last count.

@@ -63,9 +63,11 @@ class Recorder {
   }
   void event_gated() { ++results_.events_on_gate_fallback; }  // an event of a job the gate refused
 
+  // A job began or finished running its events (static farm and batch system); in a static farm
+  // these make its JobRecord (a batch system's comes from job_submitted, job_started and job_ended).
+  void job_began(int job);
+  void job_finished(int job, bool failed);
   // Jobs running now (static farm and batch system) and waiting in the batch system's queue.
-  void job_began();
-  void job_finished();
   std::int64_t jobs_running() const { return jobs_running_; }
   std::int64_t jobs_queued() const { return jobs_queued_; }
   std::int64_t jobs_gated() const { return results_.jobs_gated; }

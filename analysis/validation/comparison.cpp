@@ -28,22 +28,32 @@ ValidationRow compare_value(const std::string& id, const std::string& label, dou
   return row(id, label, measured, simulated, error, tolerance_for(t, id, t.relative));
 }
 
-std::vector<ValidationRow> compare_times(const std::string& id, const std::string& label,
-                                         const std::vector<double>& measured, const std::vector<double>& simulated,
-                                         const Tolerances& t) {
+std::vector<ValidationRow> compare_distribution(const std::string& id, const std::string& label, const std::string& unit,
+                                                const std::vector<double>& quantiles,
+                                                const std::vector<double>& measured,
+                                                const std::vector<double>& simulated, const Tolerances& t) {
   const stats::Description m = stats::describe(measured), s = stats::describe(simulated);
-  std::vector<ValidationRow> rows = {
-      compare_value(id + "_mean", label + " mean (s)", m.mean, s.mean, t),
-      compare_value(id + "_p50", label + " p50 (s)", m.p50, s.p50, t),
-      compare_value(id + "_p90", label + " p90 (s)", m.p90, s.p90, t),
-      compare_value(id + "_p99", label + " p99 (s)", m.p99, s.p99, t),
-  };
+  std::vector<double> measured_sorted = measured, simulated_sorted = simulated;
+  std::sort(measured_sorted.begin(), measured_sorted.end());
+  std::sort(simulated_sorted.begin(), simulated_sorted.end());
+  std::vector<ValidationRow> rows = {compare_value(id + "_mean", label + " mean (" + unit + ")", m.mean, s.mean, t)};
+  for (double q : quantiles) {
+    const std::string p = printf_string("p%g", 100 * q);
+    rows.push_back(compare_value(id + "_" + p, label + " " + p + " (" + unit + ")", stats::quantile_sorted(measured_sorted, q),
+                                 stats::quantile_sorted(simulated_sorted, q), t));
+  }
   const double ks = stats::ks_statistic(measured, simulated);
   rows.push_back(row(id + "_ks", label + " KS statistic", 0, ks, ks, tolerance_for(t, id + "_ks", t.ks)));
   const double w1 = stats::wasserstein1(measured, simulated);
-  rows.push_back(row(id + "_wasserstein", label + " Wasserstein-1 (s)", 0, w1, m.mean > 0 ? w1 / m.mean : 0,
+  rows.push_back(row(id + "_wasserstein", label + " Wasserstein-1 (" + unit + ")", 0, w1, m.mean > 0 ? w1 / m.mean : 0,
                      tolerance_for(t, id + "_wasserstein", t.relative)));
   return rows;
+}
+
+std::vector<ValidationRow> compare_times(const std::string& id, const std::string& label,
+                                         const std::vector<double>& measured, const std::vector<double>& simulated,
+                                         const Tolerances& t) {
+  return compare_distribution(id, label, "s", {0.50, 0.90, 0.99}, measured, simulated, t);
 }
 
 std::vector<ValidationRow> compare_triton(const TritonWindow& m, const TritonWindow& s, const Tolerances& t) {

@@ -25,6 +25,13 @@ struct ValidationRow {
   bool pass = false;
 };
 
+// Rows for a distribution of values in `unit`: "ID_mean", one "ID_pNN" per quantile (0.1 -> p10),
+// "ID_ks" (the KS statistic) and "ID_wasserstein" (Wasserstein-1 relative to the measured mean).
+std::vector<ValidationRow> compare_distribution(const std::string& id, const std::string& label, const std::string& unit,
+                                                const std::vector<double>& quantiles,
+                                                const std::vector<double>& measured,
+                                                const std::vector<double>& simulated, const Tolerances& tolerances);
+
 // Rows for a time distribution ("event_time" or "job_time"): mean, p50, p90, p99, KS, Wasserstein-1.
 std::vector<ValidationRow> compare_times(const std::string& id, const std::string& label,
                                          const std::vector<double>& measured, const std::vector<double>& simulated,

@@ -37,7 +37,7 @@ void GridJob::operator()() {
   // The job's connection to the proxy comes first; refused, there is no RepositoryIndex call to gate.
   gated_ = (context_.proxy && !context_.proxy->accept_connection()) || (context_.gate && !context_.gate->admit());
   on_cpu_.assign(w.modules.size(), gated_);
-  context_.recorder.job_began();
+  context_.recorder.job_began(index_);
   int done = 0;
   for (int event = 0;; ++event) {
     if (events_ && event >= *events_) break;
@@ -50,7 +50,7 @@ void GridJob::operator()() {
     ++done;
     if (gated_) context_.recorder.event_gated();
   }
-  context_.recorder.job_finished();
+  context_.recorder.job_finished(index_, failed_);
   requests_.end_of_job();
 }
 

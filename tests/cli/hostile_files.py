@@ -49,6 +49,38 @@ expect_error("NaN event time", ["validate", own, write("nan.csv", "job,event,sta
              "nan.csv: line 2, column \"start_s\": ")
 expect_error("infinite event time", ["validate", own, write("inf.csv", "job,event,start_s,end_s\n1,0,0,1e400\n")],
              "inf.csv: line 2, column \"end_s\": ")
+# Per-job throughput logs (one events/s value per line, as the CMS Mini-AOD SONIC tests wrote them).
+expect_error("empty log", ["validate", own, write("empty.txt", "")], "empty.txt: /: an empty log; validate reads an event CSV",
+             "a per-job throughput log")
+expect_error("blank log", ["validate", own, write("blank.txt", " \n\t\n")], "blank.txt: /: an empty log")
+expect_error("per-job throughput log with only a comment", ["validate", own, write("rates-comment.txt", "# jobs\n\n")],
+             "rates-comment.txt: ")
+expect_error("non-numeric per-job throughput", ["validate", own, write("rates-word.txt", "4.1\n3.9\nfast\n")],
+             "rates-word.txt: line 3: expected one number per line, a job's events per second")
+expect_error("negative per-job throughput", ["validate", own, write("rates-neg.txt", "4.1\n-3.9\n")],
+             "rates-neg.txt: line 2: expected a positive number of events per second")
+expect_error("zero per-job throughput", ["validate", own, write("rates-zero.txt", "0\n")],
+             "rates-zero.txt: line 1: expected a positive number of events per second")
+expect_error("NaN per-job throughput", ["validate", own, write("rates-nan.txt", "4.1\nnan\n")],
+             "rates-nan.txt: line 2: expected a finite number of events per second")
+expect_error("infinite per-job throughput", ["validate", own, write("rates-inf.txt", "inf\n")],
+             "rates-inf.txt: line 1: expected at most 1e+09 events per second")
+expect_error("per-job throughput beyond a double", ["validate", own, write("rates-huge.txt", "4.1\n1e400\n")],
+             "rates-huge.txt: line 2: expected at most 1e+09 events per second, got \"1e400\"")
+expect_error("per-job throughput of 2e9 events/s", ["validate", own, write("rates-big.txt", "2e9\n")],
+             "rates-big.txt: line 1: expected at most 1e+09")
+expect_error("a 10,000-digit per-job throughput", ["validate", own, write("rates-long.txt", "4" * 10000 + "\n")],
+             "rates-long.txt: line 1: expected at most 1e+09")
+expect_error("11 million jobs in a per-job throughput log", ["validate", own, write("rates-many.txt", "1\n" * 10_000_001)],
+             "rates-many.txt: line 10000001: more than 10000000 jobs", timeout=120)
+expect_error("per-job throughput with a binary tail", ["validate", own, write("rates-bin.txt", b"4.1\n\x00\xff\x01\n")],
+             "rates-bin.txt: line 2: expected one number per line")
+expect_error("per-job throughput log beside a perf_analyzer CSV", ["validate", own, write("rates-ok.txt", "4.1\n"),
+             write("pa.csv", "Concurrency,Inferences/Second,Client Send,Client Recv\n1,10,1,1\n")],
+             "perf_analyzer logs and grid-job logs need different scenarios")
+expect_error("per-job throughput of a run that leaves its jobs running", ["validate", scenario(
+    "endless", lambda s: (s["workload"].pop("events_per_job"), s["workload"].update(duration="1s"))),
+    write("rates-ok2.txt", "4.1\n")], "no job that ended having completed its events")
 prom = lambda n: "".join(f'{m}{{model="m",version="1"}} {n}\n' for m in
                          ["nv_inference_request_success", "nv_inference_count", "nv_inference_exec_count",
                           "nv_inference_queue_duration_us"])

@@ -53,7 +53,37 @@ else fail "perf CSV round trip: $rc $out"; fi
 out=$("$sonicsim" validate "$perf" "$repo/tests/data/logs/perf_profile.json" --set /perf_analyzer/concurrency=[1,2] 2>&1); rc=$?
 if [ $rc -eq 1 ] && [[ "$out" == *"latency at concurrency 2 KS statistic"* ]]; then pass; else fail "perf profile: $rc $out"; fi
 
-# 5. Bad logs: a clear error naming the file, exit 2.
+# 5. A per-job throughput log (one events/s value per line, as the CMS Mini-AOD SONIC tests wrote
+#    it) made from the run's events.csv: each job's events over its span from its first event's
+#    start to its last event's end, which is the job's wall time in a static farm. Against the same
+#    scenario every metric is within 1e-6 (the CSV's microsecond rounding of ~1200 s jobs) and the
+#    KS statistic is at most one job in 300 (values that close can swap places); the perturbed
+#    scenario (CPU 110 s -> 125 s, jobs some 12% slower) fails its median, exit 1.
+python3 - "$work/logs/events.csv" > "$work/logs/rates.txt" <<'PY'
+import csv, sys
+spans, events = {}, {}
+for r in csv.DictReader(open(sys.argv[1])):
+    s, e = float(r["start_s"]), float(r["end_s"])
+    a, b = spans.get(r["job"], (s, e))
+    spans[r["job"]] = (min(a, s), max(b, e))
+    events[r["job"]] = events.get(r["job"], 0) + 1
+print("# per-job events/s of a sonicsim run (tests/cli/validation.sh)")
+for job, (s, e) in spans.items():
+    print(repr(events[job] / (e - s)))
+PY
+out=$("$sonicsim" validate "$scenario" "$work/logs/rates.txt" "${jobs[@]}" --tolerances <(echo '{"relative": 1e-6, "ks": 0.0034}') 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"job throughput p10 (events/s)"*"all 6 metrics within their tolerance"* ]]; then pass
+else fail "per-job throughput round trip: $rc $out"; fi
+out=$("$sonicsim" validate "$scenario" "$work/logs/rates.txt" "${jobs[@]}" --set /workload/modules/0/time=125s 2>&1); rc=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"job throughput p50 (events/s)"*"FAIL"* ]] && [[ "$out" == *"job throughput KS statistic"*"FAIL"* ]]
+then pass; else fail "per-job throughput, perturbed: $rc $out"; fi
+out=$("$sonicsim" validate "$scenario" "$work/logs/rates.txt" "${jobs[@]}" --fit /workload/modules/0/time=100s,110s,120s 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"by job_throughput_wasserstein"*"best: /workload/modules/0/time = 110s"* ]]; then pass
+else fail "per-job throughput fit: $rc $out"; fi
+
+# 6. Bad logs: a clear error naming the file, exit 2.
 printf 'job,event,start_s,end_s\n0,0,1.0,soon\n' > "$work/bad.csv"
 out=$("$sonicsim" validate "$scenario" "$work/bad.csv" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"bad.csv: line 2, column \"end_s\": expected a number"* ]]; then pass; else fail "bad log: $rc $out"; fi

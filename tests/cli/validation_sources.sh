@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The committed data of the raw-measurement validation sources (scenarios/validation/data/) is what
+# scenarios/validation/import_sources.py makes from the pinned source repositories today. The check
+# needs git copies of those repositories (CI has no network): it looks in $SONICSIM_VALIDATION_SOURCES
+# (default /work/.mirror, where the project's fetch tool puts them) and is skipped (exit 77) without them.
+# Before it, without the sources: the T4 latency models fitted on the committed scans are what
+# calibration/models/cms-miniaod-t4/fit.sh makes today.
+set -u
+sonicsim=$1
+repo=$2
+source "$(dirname "$0")/harness.sh"
+sources=${SONICSIM_VALIDATION_SOURCES:-/work/.mirror}
+
+mkdir -p "$work/fit/scenarios/validation/data/cms-miniaod" "$work/fit/calibration/models/cms-miniaod-t4"
+cp -r "$repo/scenarios/validation/data/cms-miniaod/perf_analyzer" "$work/fit/scenarios/validation/data/cms-miniaod/"
+if "$repo/calibration/models/cms-miniaod-t4/fit.sh" "$sonicsim" "$work/fit" >/dev/null; then
+  stale=""
+  for model in "$repo"/calibration/models/cms-miniaod-t4/*.json; do
+    cmp -s "$model" "$work/fit/calibration/models/cms-miniaod-t4/$(basename "$model")" || stale="$stale $(basename "$model")"
+  done
+  [ "$(ls "$work/fit/calibration/models/cms-miniaod-t4" | wc -l)" -eq "$(ls "$repo"/calibration/models/cms-miniaod-t4/*.json | wc -l)" ] \
+    || stale="$stale (a different set of models)"
+  if [ -z "$stale" ]; then pass; else fail "calibration/models/cms-miniaod-t4 is stale:$stale (run its fit.sh)"; fi
+else
+  fail "calibration/models/cms-miniaod-t4/fit.sh failed"
+fi
+
+out=$(python3 "$repo/scenarios/validation/import_sources.py" --sources "$sources" --check 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"no git copy of"* ]]; then
+  echo "skipped the sources check: $out (set SONICSIM_VALIDATION_SOURCES to a folder holding them)"
+  finish >/dev/null || { echo "$passed passed, $failures failed"; exit 1; }
+  exit 77
+fi
+if [ $rc -eq 0 ]; then pass; else fail "scenarios/validation/data differs from the sources: $out"; fi
+finish
