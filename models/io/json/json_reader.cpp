@@ -120,14 +120,20 @@ void JsonNode::require_object() const {
   if (!value_->is_object()) fail(std::string("expected an object, got ") + type_name() + " " + shown(*value_));
 }
 
-void JsonNode::allow_only(std::initializer_list<std::string_view> keys) const {
+void JsonNode::allow_only(std::initializer_list<std::string_view> keys) const { allow_only(keys.begin(), keys.end()); }
+
+void JsonNode::allow_only(const std::vector<std::string_view>& keys) const {
+  allow_only(keys.data(), keys.data() + keys.size());
+}
+
+void JsonNode::allow_only(const std::string_view* begin, const std::string_view* end) const {
   require_object();
   for (const auto& [key, _] : value_->items()) {
     bool known = false;
-    for (std::string_view allowed : keys) known = known || allowed == key;
+    for (const auto* allowed = begin; allowed != end; ++allowed) known = known || *allowed == key;
     if (!known) {
       std::string list;
-      for (std::string_view allowed : keys) list += (list.empty() ? "" : ", ") + std::string(allowed);
+      for (const auto* allowed = begin; allowed != end; ++allowed) list += (list.empty() ? "" : ", ") + std::string(*allowed);
       throw InputError(file_, child_pointer(key), "unknown key \"" + key + "\" (allowed here: " + list + ")");
     }
   }

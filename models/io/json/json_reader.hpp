@@ -60,6 +60,7 @@ class JsonNode {
 
   // Objects. `allow_only` makes any key outside the list an error (typos must not pass silently).
   void allow_only(std::initializer_list<std::string_view> keys) const;
+  void allow_only(const std::vector<std::string_view>& keys) const;
   bool has(const std::string& key) const;
   JsonNode at(const std::string& key) const;  // required member
   std::optional<JsonNode> find(const std::string& key) const;
@@ -97,6 +98,7 @@ class JsonNode {
 
  private:
   void require_object() const;
+  void allow_only(const std::string_view* begin, const std::string_view* end) const;
   const char* type_name() const;
   std::string child_pointer(const std::string& key) const;
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
@@ -41,15 +43,15 @@ void read_failure_handling(const JsonNode& node, InferenceModule& m) {
   }
 }
 
-Module read_inference_module(const JsonNode& node, const std::vector<ModelSpec>& models) {
-  node.allow_only({"type", "name", "model", "items_per_event", "elements_per_item", "items_per_request", "preprocess", "in_flight",
-                   "cpu_fallback", "priority", "timeout", "allowed_tries", "client_timeout", "on_failure",
-                   "fallback_scope"});
-  InferenceModule m;
-  m.name = node.at("name").name();
-  const JsonNode model = node.at("model");
-  m.model = model_index(models, model.string());
-  if (m.model < 0) model.fail("unknown model \"" + model.string() + "\" (not defined under /models)");
+// The keys of an inference module that say how its client sends requests: all but type, name, model.
+const std::vector<std::string_view>& client_keys() {
+  static const std::vector<std::string_view> keys{"items_per_event", "elements_per_item", "items_per_request", "preprocess",
+                                                  "in_flight", "cpu_fallback", "priority", "timeout", "allowed_tries",
+                                                  "client_timeout", "on_failure", "fallback_scope"};
+  return keys;
+}
+
+void read_client(const JsonNode& node, InferenceModule& m) {
   m.items_per_event = read_item_count(node.at("items_per_event"));
   // Whether the model's items have elements is a check across sections (cross_checks.cpp).
   if (auto elements = node.find("elements_per_item")) m.elements_per_item = read_item_count(*elements);
@@ -60,6 +62,22 @@ Module read_inference_module(const JsonNode& node, const std::vector<ModelSpec>&
   if (auto priority = node.find("priority")) m.priority = priority->int_at_least(0);
   if (auto timeout = node.find("timeout")) m.timeout_s = timeout->duration_s();
   read_failure_handling(node, m);
+}
+
+int read_model_name(const JsonNode& model, const std::vector<ModelSpec>& models) {
+  const int index = model_index(models, model.string());
+  if (index < 0) model.fail("unknown model \"" + model.string() + "\" (not defined under /models)");
+  return index;
+}
+
+Module read_inference_module(const JsonNode& node, const std::vector<ModelSpec>& models) {
+  std::vector<std::string_view> keys{"type", "name", "model"};
+  keys.insert(keys.end(), client_keys().begin(), client_keys().end());
+  node.allow_only(keys);
+  InferenceModule m;
+  m.name = node.at("name").name();
+  m.model = read_model_name(node.at("model"), models);
+  read_client(node, m);
   return m;
 }
 
@@ -70,6 +88,17 @@ constexpr Choice<Module (*)(const JsonNode&, const std::vector<ModelSpec>&)> kMo
 
 Module read_module(const JsonNode& node, const std::vector<ModelSpec>& models) {
   return node.at("type").choice(kModuleTypes)(node, models);
+}
+
+InferenceModule read_inference_request(const JsonNode& request, std::string name, const JsonNode& model,
+                                       const std::vector<ModelSpec>& models, std::optional<Distribution> cpu_fallback) {
+  request.allow_only(client_keys());
+  InferenceModule m;
+  m.name = std::move(name);
+  m.model = read_model_name(model, models);
+  m.cpu_fallback = std::move(cpu_fallback);
+  read_client(request, m);
+  return m;
 }
 
 }  // namespace sonicsim
