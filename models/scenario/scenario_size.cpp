@@ -5,6 +5,7 @@
 
 #include "models/io/limits.hpp"
 #include "models/jobs/job_submission.hpp"
+#include "models/scenario/reader/workload/modules_from_reader.hpp"
 
 namespace sonicsim {
 namespace {
@@ -52,7 +53,7 @@ void check_served_models(const JsonNode& root, const Scenario& s) {
 
 void check_workload(const JsonNode& root, const Scenario& s) {
   const JsonNode workload = root.at("workload");
-  const auto modules = workload.at("modules").elements();
+  const auto modules = module_nodes(workload, s.workload);
   std::int64_t requests_per_event = 0;
   for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
     const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);

@@ -55,12 +55,23 @@ struct InferenceModule {
 
 using Module = std::variant<CpuModule, InferenceModule>;
 
+// Where the modules came from when a CMSSW FastTimerService report gave them (/workload/modules_from).
+struct ModulesReport {
+  std::string file;
+  std::int64_t events = 0;  // the report's job's events, which its times are divided by
+  // The threads and streams of the job the report was taken from, as the scenario gives them (the
+  // report has no such key); unset where it does not.
+  std::optional<int> threads;
+  std::optional<int> streams;
+};
+
 // The jobs (JobsSpec: jobs, events_per_job, start, submit), and what limits and runs in them.
 struct Workload : JobsSpec {
   std::optional<double> duration_s;  // exactly one of events_per_job and duration_s is set
   double warmup_s = 0;  // events starting before this are left out of the statistics
   int resubmit = 0;  // batch system: how many times a failed job is submitted again
   std::vector<Module> modules;
+  std::optional<ModulesReport> modules_report;
 };
 
 }  // namespace sonicsim

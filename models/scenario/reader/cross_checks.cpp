@@ -5,6 +5,7 @@
 
 #include "models/io/json/choice.hpp"
 #include "models/io/text_format.hpp"
+#include "models/scenario/reader/workload/modules_from_reader.hpp"
 
 namespace sonicsim {
 namespace {
@@ -26,7 +27,7 @@ void check_latency_quantile(const JsonNode& root, const Scenario& s, const Laten
 
 // An inference module gives its items elements exactly when its model has a variable dim.
 void check_elements_per_item(const JsonNode& root, const Scenario& s) {
-  const auto modules = root.at("workload").at("modules").elements();
+  const auto modules = module_nodes(root.at("workload"), s.workload);
   for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
     const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
     if (!inference) continue;
@@ -59,7 +60,7 @@ int fewest_items_per_request(const InferenceModule& module) {
 // A transfer moves whole bytes, and SimGrid never completes one of none between two hosts: the
 // smallest request must carry at least one byte (4 bits per item, one item, would be 0).
 void check_request_bytes(const JsonNode& root, const Scenario& s) {
-  const auto modules = root.at("workload").at("modules").elements();
+  const auto modules = module_nodes(root.at("workload"), s.workload);
   for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
     const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
     if (!inference) continue;
@@ -115,7 +116,7 @@ void check_perf_analyzer_platform(const JsonNode& root, const Scenario& s) {
 
 // A model that no server serves needs a CPU fallback time; so does every model of a gated farm.
 void check_cpu_fallbacks(const JsonNode& root, const Scenario& s) {
-  const auto modules = root.at("workload").at("modules").elements();
+  const auto modules = module_nodes(root.at("workload"), s.workload);
   for (std::size_t i = 0; i < s.workload.modules.size(); ++i) {
     const auto* inference = std::get_if<InferenceModule>(&s.workload.modules[i]);
     if (!inference) continue;

@@ -1,7 +1,8 @@
 #pragma once
 // What a scenario may say but likely does not mean, one line each, for the command line to print
-// as warnings: requests larger than their model's max_batch_size (the server rejects them), and a
-// device type that selects no kernel latency of its own (it runs at another type's speed).
+// as warnings: requests larger than their model's max_batch_size (the server rejects them), a
+// device type that selects no kernel latency of its own (it runs at another type's speed), and
+// modules from a report of a multi-threaded CMSSW job (its threads and streams are not simulated).
 #include <set>
 #include <string>
 #include <vector>

@@ -6,6 +6,7 @@
 #include "models/io/limits.hpp"
 #include "models/jobs/job_trace.hpp"
 #include "models/scenario/reader/workload/module_reader.hpp"
+#include "models/scenario/reader/workload/modules_from_reader.hpp"
 
 namespace sonicsim {
 namespace {
@@ -93,7 +94,7 @@ EventCount read_event_count(const JsonNode& node) {
 }  // namespace
 
 Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& models) {
-  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "resubmit", "modules"});
+  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "resubmit", "modules", "modules_from"});
   Workload w;
   const auto start = node.find("start");
   const auto submit = node.find("submit");
@@ -123,7 +124,12 @@ Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& model
   }
   if (auto warmup = node.find("warmup")) w.warmup_s = warmup->duration_s();
   if (w.duration_s && w.warmup_s >= *w.duration_s) node.at("warmup").fail("expected a warm-up shorter than the duration");
-  for (const JsonNode& m : node.at("modules").non_empty_elements()) w.modules.push_back(read_module(m, models));
+  if (node.has("modules") == node.has("modules_from"))
+    node.fail("expected exactly one of \"modules\" (the modules, written out) and \"modules_from\" (taken from a CMSSW "
+              "FastTimerService report)");
+  if (auto from = node.find("modules_from")) read_modules_from(*from, models, w);
+  for (const JsonNode& m : node.has("modules") ? node.at("modules").non_empty_elements() : std::vector<JsonNode>{})
+    w.modules.push_back(read_module(m, models));
   return w;
 }
 

@@ -1,0 +1,159 @@
+#include "models/scenario/reader/workload/modules_from_reader.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "models/io/json/choice.hpp"
+#include "models/io/limits.hpp"
+#include "models/scenario/reader/workload/module_reader.hpp"
+#include "models/workload/fasttimer_report.hpp"
+
+namespace sonicsim {
+namespace {
+
+// The CPU step a module's time goes to, by the module: its label, its C++ type, or one for all.
+enum class Grouping { All, ByType, ByModule };
+constexpr Choice<Grouping> kGroupings[]{{"all", Grouping::All}, {"type", Grouping::ByType}, {"module", Grouping::ByModule}};
+
+// Where a report's module goes: offloaded (its inference module) or into a named CPU step.
+struct Placement {
+  std::optional<InferenceModule> offloaded;
+  std::string step;
+};
+
+// A module or a CPU step of the chain, at the report position of its first module.
+struct ChainEntry {
+  int position = 0;
+  Module module;
+};
+
+std::map<std::string, InferenceModule> read_offload(const JsonNode& node, const FastTimerReport& report,
+                                                    const std::vector<ModelSpec>& models) {
+  std::map<std::string, InferenceModule> offloaded;
+  for (const std::string& label : node.keys()) {
+    const JsonNode entry = node.at(label);
+    entry.allow_only({"model", "request"});
+    const TimedModule* timed = report.find(label);
+    if (!timed)
+      entry.fail("no module labelled \"" + label + "\" in the FastTimerService report " + report.file +
+                 " (expected a label of its \"modules\")");
+    // Where no server serves it, the module runs on the worker's CPU as it did when the report was taken.
+    offloaded.emplace(label, read_inference_request(entry.at("request"), label, entry.at("model"), models,
+                                                    ConstantDist{timed->thread_s_per_event}));
+  }
+  return offloaded;
+}
+
+// {"STEP": ["label or C++ type", ...], ...}: each named module, and each module of a named type, in
+// that step; the rest in one step of their own.
+constexpr const char* kUngrouped = "ungrouped modules";
+
+std::map<std::string, std::string> read_named_groups(const JsonNode& node, const FastTimerReport& report,
+                                                     const std::map<std::string, InferenceModule>& offloaded) {
+  std::map<std::string, std::string> step_of;  // label -> step
+  for (const std::string& step : node.keys()) {
+    const JsonNode members = node.at(step);
+    const nlohmann::json step_name = step;
+    JsonNode(step_name, members.pointer(), members.file()).name();  // a step name, as the outputs show it
+    for (const JsonNode& member : members.non_empty_elements()) {
+      const std::string name = member.string();
+      if (offloaded.count(name)) member.fail("module \"" + name + "\" is offloaded (under \"offload\"): expected a CPU module");
+      bool matched = false;
+      for (const TimedModule& m : report.modules) {
+        if ((m.label != name && m.type != name) || offloaded.count(m.label)) continue;
+        matched = true;
+        const auto [at, fresh] = step_of.emplace(m.label, step);
+        if (!fresh && at->second != step)
+          member.fail("module \"" + m.label + "\" is already in group \"" + at->second + "\": expected each module in one group");
+      }
+      if (!matched)
+        member.fail("\"" + name + "\" is no CPU module's label or C++ type in the FastTimerService report " + report.file);
+    }
+  }
+  return step_of;
+}
+
+std::vector<Placement> place_modules(const JsonNode* group, const FastTimerReport& report,
+                                     std::map<std::string, InferenceModule>& offloaded) {
+  std::vector<Placement> placements;
+  if (group && group->raw().is_object()) {
+    const auto step_of = read_named_groups(*group, report, offloaded);
+    for (const TimedModule& m : report.modules) {
+      const auto step = step_of.find(m.label);
+      placements.push_back({std::nullopt, step == step_of.end() ? kUngrouped : step->second});
+    }
+  } else {
+    const Grouping grouping = group ? group->choice(kGroupings, "or an object of named groups") : Grouping::All;
+    for (const TimedModule& m : report.modules)
+      placements.push_back({std::nullopt, grouping == Grouping::ByModule ? m.label
+                                          : grouping == Grouping::ByType ? m.type
+                                                                         : "process " + report.process});
+  }
+  for (std::size_t i = 0; i < report.modules.size(); ++i)
+    if (auto it = offloaded.find(report.modules[i].label); it != offloaded.end()) placements[i].offloaded = std::move(it->second);
+  return placements;
+}
+
+// The CPU steps (the sum of their modules' thread time per event) and the offloaded modules, each
+// where its first module is in the report.
+std::vector<Module> chain(const FastTimerReport& report, std::vector<Placement> placements) {
+  std::vector<ChainEntry> entries;
+  std::map<std::string, std::size_t> step_entry;
+  for (std::size_t i = 0; i < report.modules.size(); ++i) {
+    const TimedModule& m = report.modules[i];
+    if (placements[i].offloaded) {
+      entries.push_back({m.position, std::move(*placements[i].offloaded)});
+      continue;
+    }
+    const auto [at, fresh] = step_entry.emplace(placements[i].step, entries.size());
+    if (fresh) entries.push_back({m.position, CpuModule{placements[i].step, ConstantDist{0}}});
+    std::get<ConstantDist>(std::get<CpuModule>(entries[at->second].module).time).value += m.thread_s_per_event;
+  }
+  std::stable_sort(entries.begin(), entries.end(), [](const ChainEntry& a, const ChainEntry& b) { return a.position < b.position; });
+  std::vector<Module> modules;
+  for (ChainEntry& e : entries) modules.push_back(std::move(e.module));
+  return modules;
+}
+
+// The threads and streams of the job the report was taken from (CMSSW's numberOfThreads and
+// numberOfStreams). Jobs here run one event at a time on one thread (sim/client/grid_job.cpp), so
+// they are kept with the report and scenario_warnings says that they are not simulated; this is the
+// one place to make them the jobs' own once jobs run streams on threads.
+void carry_job_shape(Workload& w, std::optional<int> threads, std::optional<int> streams) {
+  w.modules_report->threads = threads;
+  w.modules_report->streams = streams;
+}
+
+}  // namespace
+
+void read_modules_from(const JsonNode& node, const std::vector<ModelSpec>& models, Workload& w) {
+  node.allow_only({"fasttimer", "group", "offload", "threads", "streams"});
+  const FastTimerReport report = read_fasttimer_report(path_beside(node.file(), node.at("fasttimer").string()));
+  std::map<std::string, InferenceModule> offloaded;
+  if (auto offload = node.find("offload")) offloaded = read_offload(*offload, report, models);
+  const auto group = node.find("group");
+  w.modules = chain(report, place_modules(group ? &*group : nullptr, report, offloaded));
+  if (w.modules.empty())
+    node.at("fasttimer").fail("the FastTimerService report " + report.file + " times no module, only \"idle\": expected a module");
+  w.modules_report = ModulesReport{report.file, report.events, std::nullopt, std::nullopt};
+  std::optional<int> threads, streams;
+  if (auto t = node.find("threads")) threads = t->int_in(1, limits::kMaxCoresPerNode);
+  if (auto s = node.find("streams")) streams = s->int_in(1, limits::kMaxCoresPerNode);
+  carry_job_shape(w, threads, streams);
+}
+
+std::vector<JsonNode> module_nodes(const JsonNode& workload, const Workload& w) {
+  if (!w.modules_report) return workload.at("modules").elements();
+  const JsonNode from = workload.at("modules_from");
+  std::vector<JsonNode> nodes;
+  for (const Module& m : w.modules) {
+    const auto* inference = std::get_if<InferenceModule>(&m);
+    nodes.push_back(inference ? from.at("offload").at(inference->name).at("request") : from);
+  }
+  return nodes;
+}
+
+}  // namespace sonicsim
