@@ -206,6 +206,10 @@ TEST_CASE("bad modules_from settings are refused where they are written") {
   CHECK(failure_of_document(d).where == "/workload/modules_from/group");
   CHECK(failure_of_document(d).message == "expected \"all\", \"type\" or \"module\" (or an object of named groups), got \"package\"");
 
+  d = from_report(3);
+  CHECK(failure_of_document(d).where == "/workload/modules_from/group");
+  CHECK(failure_of_document(d).message == "expected \"all\", \"type\" or \"module\" (or an object of named groups), got number");
+
   d = from_report("all");
   d["workload"]["modules_from"]["offload"]["noSuchModule"] = {{"model", "m"}, {"request", tagger_request()}};
   CHECK(failure_of_document(d).where == "/workload/modules_from/offload/noSuchModule");

@@ -86,6 +86,8 @@ std::vector<Placement> place_modules(const JsonNode* group, const FastTimerRepor
       placements.push_back({std::nullopt, step == step_of.end() ? kUngrouped : step->second});
     }
   } else {
+    if (group && !group->raw().is_string())
+      group->fail("expected " + choice_list(kGroupings) + " (or an object of named groups), got " + group->raw().type_name());
     const Grouping grouping = group ? group->choice(kGroupings, "or an object of named groups") : Grouping::All;
     for (const TimedModule& m : report.modules)
       placements.push_back({std::nullopt, grouping == Grouping::ByModule ? m.label
