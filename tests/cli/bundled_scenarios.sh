@@ -88,4 +88,31 @@ sys.exit(0 if ok else 1)
 PY
 then pass; else fail "cms-particlenet-gpus does not match its closed form for one job"; fi
 
+# cms-particlenet-fasttimer takes its chain from a FastTimerService report: the modules left on the
+# CPU, summed here from the report (thread time over the job's events, "idle" left out), are
+# cms-particlenet-gpus's 1 s per event, and the tagger it offloads with the same request falls back
+# to its 0.45 s in the report. So on the same GPU, with the same seed, its per-event time is
+# cms-particlenet-gpus's, which the closed form above checks.
+if "$sonicsim" run "$scenarios/cms-particlenet-fasttimer.json" --quiet --set '/platform/servers/0/device="MI100"' \
+     --set /workload/duration='"205s"' --output "$work/fasttimer-MI100"; then pass; else fail "cms-particlenet-fasttimer: the run failed"; fi
+if python3 - "$work" "$scenarios" <<'PY'
+import json, sys
+work, scenarios = sys.argv[1], sys.argv[2]
+scenario = json.load(open(f"{scenarios}/cms-particlenet-fasttimer.json"))
+from_ = scenario["workload"]["modules_from"]
+report = json.load(open(f"{scenarios}/{from_['fasttimer']}"))
+events = report["total"]["events"]
+offloaded = set(from_["offload"])
+cpu_s = sum(m["time_thread"] for m in report["modules"] if m["label"] != "idle" and m["label"] not in offloaded) / events / 1e3
+fallback_s = sum(m["time_thread"] for m in report["modules"] if m["label"] in offloaded) / events / 1e3
+written = json.load(open(f"{scenarios}/cms-particlenet-gpus.json"))["workload"]["modules"]
+print(f"report: {cpu_s:.6f} s of CPU per event, {fallback_s:.6f} s offloaded; cms-particlenet-gpus: {written[0]['time']}, fallback {written[1]['cpu_fallback']}")
+ok = abs(cpu_s - 1.0) < 1e-12 and abs(fallback_s - 0.45) < 1e-12
+mean = lambda run: json.load(open(f"{work}/{run}/summary.json"))["events"]["time_s"]["mean"]
+print(f"1 job on an MI100: {mean('fasttimer-MI100'):.9f} s per event from the report, {mean('particlenet-MI100'):.9f} s written out")
+ok = ok and abs(mean("fasttimer-MI100") - mean("particlenet-MI100")) < 1e-9 * mean("particlenet-MI100")
+sys.exit(0 if ok else 1)
+PY
+then pass; else fail "cms-particlenet-fasttimer does not give cms-particlenet-gpus's chain and per-event time"; fi
+
 finish
