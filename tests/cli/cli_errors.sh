@@ -35,6 +35,38 @@ expect_error too_many_jobs 's["workload"]["jobs"] = 100000' '/workload/jobs: exp
 expect_error bad_distribution 's["workload"]["modules"][0]["time"] = {"distribution": "weibull"}' '/workload/modules/0/time/distribution'
 expect_error not_json 's = "{ \"name\": "' 'invalid JSON'
 
+# A workload from a FastTimerService report (cms-particlenet-fasttimer.json): a bad report, or a bad
+# setting of modules_from, is one line naming the file (the report for what is in it) and the JSON
+# pointer. expect_report_error NAME REPORT-EDIT EXPECTED [--set ...]: the bundled report, edited by
+# the Python in REPORT-EDIT (`r` is the report), is written as NAME-report.json and read instead.
+expect_report_error() {
+  local name=$1 report_edit=$2 expected=$3
+  shift 3
+  python3 - "$scenarios/reports/miniaod-fasttimer.json" "$work/$name-report.json" "$report_edit" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(r))
+PY
+  local out rc lines
+  out=$("$sonicsim" run "$scenarios/cms-particlenet-fasttimer.json" --set "/workload/modules_from/fasttimer=\"$work/$name-report.json\"" \
+        "$@" 2>&1 >/dev/null)
+  rc=$?
+  lines=$(printf '%s\n' "$out" | wc -l)
+  if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [[ "$out" == *"$expected"* ]]; then pass; else fail "$name: exit $rc, $lines line(s): $out"; fi
+}
+expect_report_error report_missing '' 'scenarios/no-such-report.json: /: cannot open the file' --set '/workload/modules_from/fasttimer="no-such-report.json"'
+expect_report_error report_wrong_type 'r["modules"][2]["time_thread"] = "3000"' 'report_wrong_type-report.json: /modules/2/time_thread: expected a number'
+expect_report_error report_negative_time 'r["modules"][4]["time_thread"] = -20000.0' \
+  'report_negative_time-report.json: /modules/4/time_thread: expected a number >= 0'
+expect_report_error report_zero_events 'r["total"]["events"] = 0' 'report_zero_events-report.json: /total/events: the job processed no events'
+expect_report_error report_unknown_offload '' \
+  'cms-particlenet-fasttimer.json: /workload/modules_from/offload/pfParticleNetAK8JetTags: no module labelled "pfParticleNetAK8JetTags"' \
+  --set '/workload/modules_from/offload/pfParticleNetAK8JetTags={"model": "particlenet", "request": {}}'
+expect_report_error report_group_wrong_type '' \
+  'cms-particlenet-fasttimer.json: /workload/modules_from/group: expected "all", "type" or "module" (or an object of named groups), got number' \
+  --set /workload/modules_from/group=3
+
 # Command-line mistakes.
 out=$("$sonicsim" run "$work/does-not-exist.json" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"cannot open the file"* ]]; then pass; else fail "missing file: $rc $out"; fi

@@ -134,6 +134,61 @@ bad_scenario("config_pbtxt_huge_delay",
 bad_scenario("config_pbtxt_huge_batch", pbtxt("mbs.pbtxt", "max_batch_size: 2000000000\n"), "at most 16777216",
              file="mbs.pbtxt: max_batch_size: ")
 
+# ---- FastTimerService reports (/workload/modules_from) -----------------------------------------------
+def fasttimer_report(modules=None, events=4, text=None):
+    """A report in writeSummaryJSON's schema (by default two modules and "idle"), or `text` as it is."""
+    if text is not None:
+        return text
+    if modules is None:
+        modules = [{"type": "PoolSource", "label": "source", "events": events, "time_thread": 40.0},
+                   {"type": "TrackProducer", "label": "tracks", "events": events, "time_thread": 400.0},
+                   {"type": "idle", "label": "idle", "events": events, "time_thread": 9.0}]
+    return {"total": {"type": "Job", "label": "RECO", "events": events, "time_thread": 449.0}, "modules": modules}
+
+
+def from_report(name, report, group="all", offload=None):
+    """An edit taking the workload's modules from `report`, written as NAME (a path is used as it is)."""
+    def apply(s):
+        path = report if isinstance(report, str) and report.startswith("/") else write(name, report)
+        s["workload"].pop("modules")
+        s["workload"]["modules_from"] = {"fasttimer": path, "group": group}
+        if offload:
+            s["workload"]["modules_from"]["offload"] = offload
+    return apply
+
+
+rc, _, err = run(["run", scenario("report_ok", from_report("ok-report.json", fasttimer_report(), "module")), "--quiet"])
+check("a workload from a FastTimerService report runs", rc == 0 and err == "", f"exit {rc}: {err[:300]!r}")
+bad_scenario("report_dev_zero", from_report("", "/dev/zero"), "16 MiB", file="/dev/zero: ")
+bad_scenario("report_directory", from_report("", WORK), "is a directory", file=WORK + ": ")
+bad_scenario("report_nested", from_report("nested-report.json", fasttimer_report(text="[" * 200000 + "]" * 200000)),
+             "nested more than 64 levels", file="nested-report.json: ")
+bad_scenario("report_nan", from_report("nan-report.json", fasttimer_report(text=json.dumps(fasttimer_report()).replace("400.0", "NaN"))),
+             "invalid JSON", file="nan-report.json: ")
+bad_scenario("report_beyond_double", from_report("big-report.json", fasttimer_report(text=json.dumps(fasttimer_report()).replace("400.0", "1e400"))),
+             file="big-report.json: ")
+bad_scenario("report_events_beyond_int64", from_report("events-report.json", fasttimer_report(text=json.dumps(fasttimer_report()).replace(
+    '"events": 4, "time_thread": 449.0', '"events": 18446744073709551615, "time_thread": 449.0'))),
+    "expected an integer >= 0", file="events-report.json: /total/events: ")
+bad_scenario("report_zero_events", from_report("zero-report.json", fasttimer_report(events=0)), "no events",
+             file="zero-report.json: /total/events: ")
+bad_scenario("report_negative_time", from_report("neg-report.json", fasttimer_report(
+    [{"type": "T", "label": "a", "events": 4, "time_thread": -1.0}])), "expected a number >= 0", file="neg-report.json: /modules/0/time_thread: ")
+bad_scenario("report_time_as_string", from_report("str-report.json", fasttimer_report(
+    [{"type": "T", "label": "a", "events": 4, "time_thread": "1"}])), "expected a number", file="str-report.json: /modules/0/time_thread: ")
+bad_scenario("report_absurd_time", from_report("absurd-report.json", fasttimer_report(
+    [{"type": "T", "label": "a", "events": 4, "time_thread": 1e300}])), "s per event", file="absurd-report.json: /modules/0/time_thread: ")
+bad_scenario("report_label_with_control_characters", from_report("ctl-report.json", fasttimer_report(
+    [{"type": "T", "label": "a\u0007b", "events": 4, "time_thread": 1.0}])), file="ctl-report.json: /modules/0/label: ")
+bad_scenario("report_modules_not_array", from_report("obj-report.json", {"total": {"label": "P", "events": 1}, "modules": {"a": 1}}),
+             "expected an array", file="obj-report.json: /modules: ")
+bad_scenario("report_unknown_offload", from_report("ok2-report.json", fasttimer_report(), offload={"nope": {"model": "m", "request": {}}}),
+             "/workload/modules_from/offload/nope: ", "no module labelled \"nope\"")
+# 100,000 modules, one CPU step each: read and run in bounded time, as a large HLT menu's report would be.
+many = [{"type": "T%d" % (i % 50), "label": "m%d" % i, "events": 4, "time_thread": 0.04} for i in range(100000)]
+rc, _, err = run(["run", scenario("report_many", from_report("many-report.json", fasttimer_report(many), "module")), "--quiet"])
+check("a report of 100,000 modules runs, one step per module", rc == 0 and err == "", f"exit {rc}: {err[:300]!r}")
+
 # ---- Flags ---------------------------------------------------------------------------------------
 expect_error("plan --max-jobs 0", ["plan", own, "--max-jobs", "0"], "--max-jobs expects a whole number of at least 1")
 expect_error("plan --tolerance inf", ["plan", own, "--tolerance", "inf"], "--tolerance: expected a fraction below 1")
