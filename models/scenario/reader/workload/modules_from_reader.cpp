@@ -1,6 +1,5 @@
 #include "models/scenario/reader/workload/modules_from_reader.hpp"
 
-#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -22,12 +21,6 @@ constexpr Choice<Grouping> kGroupings[]{{"all", Grouping::All}, {"type", Groupin
 struct Placement {
   std::optional<InferenceModule> offloaded;
   std::string step;
-};
-
-// A module or a CPU step of the chain, at the report position of its first module.
-struct ChainEntry {
-  int position = 0;
-  Module module;
 };
 
 std::map<std::string, InferenceModule> read_offload(const JsonNode& node, const FastTimerReport& report,
@@ -102,21 +95,17 @@ std::vector<Placement> place_modules(const JsonNode* group, const FastTimerRepor
 // The CPU steps (the sum of their modules' thread time per event) and the offloaded modules, each
 // where its first module is in the report.
 std::vector<Module> chain(const FastTimerReport& report, std::vector<Placement> placements) {
-  std::vector<ChainEntry> entries;
-  std::map<std::string, std::size_t> step_entry;
+  std::vector<Module> modules;
+  std::map<std::string, std::size_t> step_index;
   for (std::size_t i = 0; i < report.modules.size(); ++i) {
-    const TimedModule& m = report.modules[i];
     if (placements[i].offloaded) {
-      entries.push_back({m.position, std::move(*placements[i].offloaded)});
+      modules.emplace_back(std::move(*placements[i].offloaded));
       continue;
     }
-    const auto [at, fresh] = step_entry.emplace(placements[i].step, entries.size());
-    if (fresh) entries.push_back({m.position, CpuModule{placements[i].step, ConstantDist{0}}});
-    std::get<ConstantDist>(std::get<CpuModule>(entries[at->second].module).time).value += m.thread_s_per_event;
+    const auto [at, fresh] = step_index.emplace(placements[i].step, modules.size());
+    if (fresh) modules.emplace_back(CpuModule{placements[i].step, ConstantDist{0}});
+    std::get<ConstantDist>(std::get<CpuModule>(modules[at->second]).time).value += report.modules[i].thread_s_per_event;
   }
-  std::stable_sort(entries.begin(), entries.end(), [](const ChainEntry& a, const ChainEntry& b) { return a.position < b.position; });
-  std::vector<Module> modules;
-  for (ChainEntry& e : entries) modules.push_back(std::move(e.module));
   return modules;
 }
 
