@@ -6,6 +6,13 @@ when a case is outside its tolerance without a stated reason ("known_deviation")
 
   run_suite.py --sonicsim build/sonicsim [--cases scenarios/validation/cases.json]
                [--report docs/validation.md] [--plot docs/validation.png]
+               [--nvidia-levels subset|all] [--nvidia-predictions docs/validation-nvidia.csv]
+               [--nvidia-plot docs/validation-nvidia.png]
+
+The NVIDIA Triton cases (cases.json "nvidia", analysis/validation/nvidia_suite.py) simulate, by
+default, the few concurrency levels of "subset" and check them against the committed predictions
+of every level (--nvidia-predictions); --nvidia-levels all simulates every level (a few minutes)
+and rewrites that file. Their report section and figure come from that file either way.
 """
 import argparse
 import csv
@@ -15,6 +22,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+import nvidia_suite
 
 
 def fail(message):
@@ -98,8 +107,12 @@ def main():
                                                         "cases.json"))
     parser.add_argument("--report")
     parser.add_argument("--plot")
+    parser.add_argument("--nvidia-levels", choices=["subset", "all"], default="subset")
+    parser.add_argument("--nvidia-predictions",
+                        default=os.path.join(os.path.dirname(__file__), "..", "..", "docs", "validation-nvidia.csv"))
+    parser.add_argument("--nvidia-plot")
     args = parser.parse_args()
-    if args.plot:  # before any simulation runs: a re-run with another interpreter starts over
+    if args.plot or args.nvidia_plot:  # before any simulation runs: a re-run with another interpreter starts over
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
         import python_interpreter
         python_interpreter.require("matplotlib", "python3-matplotlib", "run_suite.py")
@@ -118,6 +131,11 @@ def main():
                                                                                                    spec, work)
         for scan in suite.get("scans", []):
             scans[scan["id"]] = run_scan(args.sonicsim, base, suite, scan, work)
+        nvidia_problems = []
+        if "nvidia" in suite:
+            nvidia_problems = nvidia_suite.predict(args.sonicsim, base, suite["nvidia"], args.nvidia_levels,
+                                                   args.nvidia_predictions, work)
+    nvidia = nvidia_suite.compare(base, suite["nvidia"], args.nvidia_predictions) if "nvidia" in suite else []
     results = []
     for scan in suite.get("scans", []):
         case, simulated = scan_case(scan, scans[scan["id"]])
@@ -139,12 +157,23 @@ def main():
     for r in results:
         print(f"{r['id']:{width}}  {r['published']:>10g}  {r['simulated']:>10.4g}  {100 * r['error']:>+7.2f}%  "
               f"{100 * r['tolerance']:>4.0f}%  {r['role']} / {r['status']}")
+    for line in nvidia_suite.summary_lines(nvidia):
+        print(line)
+    for problem in nvidia_problems:
+        print(f"stale NVIDIA prediction (rerun with --nvidia-levels all): {problem}")
 
     if args.report:
         write_report(args.report, suite, results, args.plot, scans)
+        if nvidia:
+            link = os.path.relpath(args.nvidia_plot, os.path.dirname(args.report)) if args.nvidia_plot else None
+            with open(args.report, "a") as f:
+                f.write("\n".join(nvidia_suite.report_lines(suite["nvidia"], nvidia, link)) + "\n")
     if args.plot:
         write_plot(args.plot, results)
-    return 1 if any(r["status"] == "FAIL" for r in results) else 0
+    if args.nvidia_plot and nvidia:
+        nvidia_suite.write_plot(args.nvidia_plot, nvidia)
+    failed = any(r["status"] == "FAIL" for r in results) or nvidia_problems or nvidia_suite.failures(nvidia)
+    return 1 if failed else 0
 
 
 def write_report(path, suite, results, plot, scans):

@@ -28,6 +28,7 @@ struct ModelSpec {
   std::vector<triton::InstanceGroup> instance_groups;
   std::optional<triton::DynamicBatchingConfig> dynamic_batching;  // absent: Triton's default scheduler
   triton::BatcherWakeup batcher_wakeup = triton::BatcherWakeup::Idealised;
+  triton::BatcherPayloads batcher_payloads = triton::BatcherPayloads::Grow;
   std::string triton_config_path;  // the config.pbtxt these settings came from, if any
   std::optional<KernelLatency> kernel_latency;             // for GPU types not listed below
   std::map<std::string, KernelLatency> kernel_latency_by_gpu;

@@ -121,10 +121,12 @@ bool DynamicBatcher::slot_available() const {
   return idle_instances_ > 0;
 }
 
-// The current payload has left the batcher's hands: taken (or frozen) by an instance.
+// The current payload has left the batcher's hands: taken (or frozen) by an instance, or, where
+// payloads do not grow, handed to the FIFO.
 bool DynamicBatcher::current_is_stale() const {
   const auto it = payloads_.find(current_);
-  return it == payloads_.end() || it->second.state == State::Executing;
+  if (it == payloads_.end() || it->second.state == State::Executing) return true;
+  return settings_.payloads == BatcherPayloads::Fixed && it->second.state == State::Scheduled;
 }
 
 // DynamicBatchScheduler::Enqueue's notify rule (triton-batcher.md §5.2).

@@ -33,6 +33,7 @@ struct SchedulerSettings {
   std::optional<DynamicBatchingConfig> dynamic_batching;  // absent: the default scheduler
   int instances = 1;                                      // instances that take work (not passive)
   BatcherWakeup wakeup = BatcherWakeup::Idealised;
+  BatcherPayloads payloads = BatcherPayloads::Grow;
   // TRITONSERVER_DELAY_SCHEDULER: the batcher does nothing until this many requests are queued
   // (once). 0: off. Triton's QA uses it to queue a burst before the first scan.
   int hold_until_queued = 0;

@@ -76,6 +76,14 @@ enum class BatcherWakeup {
   Literal,    // only on Triton's notify rule (arrival with queued units >= next preferred size, ...)
 };
 
+// Whether a formed payload takes more requests while it waits for an instance (triton-batcher.md §5.1).
+enum class BatcherPayloads {
+  Grow,   // it grows until an instance takes it (server PR #3789, Triton 22.02 on; today's code)
+  Fixed,  // it is closed once handed to the payload FIFO (Triton 21.07 to 22.01: from server PR
+          // #3024, the separate batcher thread, to PR #3789; issue #3624: five requests at delay 0
+          // batched 1, 1, 1, 2)
+};
+
 // ModelInput / ModelOutput: what decides the bytes of a request and how requests batch. dims
 // exclude the batch dimension when max_batch_size > 0, as in Triton; -1 is a variable dim.
 struct TensorConfig {

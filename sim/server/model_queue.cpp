@@ -25,6 +25,7 @@ ModelQueue::ModelQueue(int server, int model, const ModelSpec& spec, Recorder& r
   settings_.dynamic_batching = spec.dynamic_batching;
   settings_.instances = 0;
   settings_.wakeup = spec.batcher_wakeup;
+  settings_.payloads = spec.batcher_payloads;
   settings_.shape_checked = spec.layout == TensorLayout::Padded;
 }
 

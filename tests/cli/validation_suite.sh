@@ -8,8 +8,14 @@ source "$(dirname "$0")/harness.sh"
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
 
+# The NVIDIA cases: the subset of concurrency levels is simulated and must equal the committed
+# predictions of every level (docs/validation-nvidia.csv), from which the report section is made.
 if "$python" "$repo/analysis/validation/run_suite.py" --sonicsim "$sonicsim" --cases "$repo/scenarios/validation/cases.json" \
-     --report "$work/validation.md" --plot "$work/validation.png"; then pass; else fail "a validation case is outside its tolerance"; fi
+     --report "$work/validation.md" --plot "$work/validation.png" --nvidia-plot "$work/validation-nvidia.png"; then pass
+else fail "a validation case is outside its tolerance without a stated mechanism, or an NVIDIA prediction is stale"; fi
+# The NVIDIA scenarios and latency models are what scenarios/validation/nvidia_triton.py makes from the offline tables.
+if "$python" "$repo/scenarios/validation/nvidia_triton.py" "$sonicsim" --root "$repo" --check; then pass
+else fail "the NVIDIA scenarios or calibration/models/nvidia-triton are stale: run scenarios/validation/nvidia_triton.py"; fi
 # The through-server scans' frontends in cases.json are the fit fit_frontend.py makes today.
 if "$python" "$repo/scenarios/validation/fit_frontend.py" --check; then pass
 else fail "scenarios/validation/cases.json's scan_frontends differ from scenarios/validation/fit_frontend.py"; fi

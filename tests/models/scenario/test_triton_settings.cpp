@@ -91,6 +91,7 @@ TEST_CASE("scenario: triton_config gives the same model as the same settings wri
   CHECK(x.dynamic_batching.has_value());
   CHECK(x.dynamic_batching == y.dynamic_batching);
   CHECK(x.batcher_wakeup == BatcherWakeup::Idealised);
+  CHECK(x.batcher_payloads == BatcherPayloads::Grow);
 }
 
 TEST_CASE("scenario: a relative triton_config is found from the scenario's directory") {
@@ -194,6 +195,8 @@ TEST_CASE("scenario: conflicting keys and bad inline values are errors at their 
            {"dynamic_batching", json::parse(R"({"default_queue_policy": {"timeout_action": "DROP"}})"),
             "/models/m/dynamic_batching/default_queue_policy/timeout_action", "expected \"REJECT\" or \"DELAY\", got \"DROP\""},
            {"batcher_wakeup", "lazy", "/models/m/batcher_wakeup", "expected \"idealised\" or \"literal\", got \"lazy\""},
+           {"batcher_payloads", "frozen", "/models/m/batcher_payloads", "expected \"grow\" or \"fixed\", got \"frozen\""},
+           {"batcher_payloads", 1, "/models/m/batcher_payloads", "expected a string, got number 1"},
        }) {
     CAPTURE(c.value.dump());
     json d = inline_base;
@@ -207,6 +210,9 @@ TEST_CASE("scenario: conflicting keys and bad inline values are errors at their 
   json literal = test::base_scenario();
   literal["models"]["m"]["batcher_wakeup"] = "literal";
   CHECK(test::parse(literal).models.at(0).batcher_wakeup == BatcherWakeup::Literal);
+  json fixed = test::base_scenario();
+  fixed["models"]["m"]["batcher_payloads"] = "fixed";
+  CHECK(test::parse(fixed).models.at(0).batcher_payloads == BatcherPayloads::Fixed);
 }
 
 TEST_CASE("scenario: instances on the CPU need a \"cpu\" kernel latency") {

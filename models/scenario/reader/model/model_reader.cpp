@@ -41,7 +41,7 @@ void read_model_bytes(const JsonNode& node, ModelSpec& model) {
 
 ModelSpec read_model(const std::string& name, const JsonNode& node, const Platform& platform, LatencyContext& latency) {
   node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_device", "instances_per_gpu",
-                   "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup", "kernel_latency",
+                   "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup", "batcher_payloads", "kernel_latency",
                    "kernel_latency_by_device", "kernel_latency_by_gpu", "input", "output"});
   ModelSpec model;
   model.name = name;

@@ -17,6 +17,8 @@ namespace {
 
 constexpr Choice<triton::BatcherWakeup> kBatcherWakeups[]{{"idealised", triton::BatcherWakeup::Idealised},
                                                            {"literal", triton::BatcherWakeup::Literal}};
+constexpr Choice<triton::BatcherPayloads> kBatcherPayloads[]{{"grow", triton::BatcherPayloads::Grow},
+                                                             {"fixed", triton::BatcherPayloads::Fixed}};
 
 std::vector<const ServerGroup*> groups_serving(const Platform& platform, const std::string& model) {
   std::vector<const ServerGroup*> out;
@@ -94,6 +96,7 @@ void read_model_triton_settings(const JsonNode& node, const Platform& platform, 
   if (!config.inputs.empty() || !config.outputs.empty()) model.shapes = tensor_bytes(config, source);
 
   if (auto wakeup = node.find("batcher_wakeup")) model.batcher_wakeup = wakeup->choice(kBatcherWakeups);
+  if (auto payloads = node.find("batcher_payloads")) model.batcher_payloads = payloads->choice(kBatcherPayloads);
 }
 
 void check_cpu_instance_latency(const JsonNode& node, const ModelSpec& model) {
