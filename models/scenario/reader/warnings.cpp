@@ -41,17 +41,6 @@ void device_types(const Scenario& scenario, const std::set<int>& retyped, std::v
   }
 }
 
-// A report taken from a multi-threaded CMSSW job: its per-event CPU times hold, its concurrency is
-// not simulated (read_modules_from's carry_job_shape keeps it).
-void report_job_shape(const Scenario& scenario, std::vector<std::string>& out) {
-  const auto& report = scenario.workload.modules_report;
-  if (!report || (report->threads.value_or(1) == 1 && report->streams.value_or(1) == 1)) return;
-  out.push_back("workload: modules_from: the FastTimerService report " + report->file + " is of a job with " +
-                std::to_string(report->threads.value_or(1)) + " threads and " + std::to_string(report->streams.value_or(1)) +
-                " streams; jobs here run one event at a time on one thread: its CPU time per event is kept, its "
-                "events in flight at once are not");
-}
-
 }  // namespace
 
 std::vector<std::string> scenario_warnings(const Scenario& scenario, const std::set<int>& retyped_groups) {
@@ -59,7 +48,6 @@ std::vector<std::string> scenario_warnings(const Scenario& scenario, const std::
   if (scenario.perf_analyzer) return out;
   oversized_requests(scenario, out);
   device_types(scenario, retyped_groups, out);
-  report_job_shape(scenario, out);
   return out;
 }
 

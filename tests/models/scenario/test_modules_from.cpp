@@ -161,23 +161,32 @@ TEST_CASE("an offloaded module's request may give its own cpu_fallback") {
   CHECK(std::get<ConstantDist>(*std::get<InferenceModule>(s.workload.modules.at(1)).cpu_fallback).value == 1.0);
 }
 
-TEST_CASE("the report's job's threads and streams are kept, and a warning says they are not simulated") {
+TEST_CASE("the report's job's threads and streams become the jobs' own, unless the workload gives its own") {
   json d = from_report("all");
   CHECK(test::parse(d).workload.modules_report->threads == std::nullopt);
-  for (const std::string& warning : scenario_warnings(test::parse(d))) CHECK(warning.find("modules_from") == std::string::npos);
-  d["workload"]["modules_from"]["threads"] = 1;
-  d["workload"]["modules_from"]["streams"] = 1;
-  CHECK(scenario_warnings(test::parse(d)).empty());
+  CHECK_FALSE(test::parse(d).workload.threaded);
+  d["platform"]["worker_pools"][0]["cores_per_node"] = 8;
   d["workload"]["modules_from"]["threads"] = 8;
   d["workload"]["modules_from"]["streams"] = 4;
   const Scenario s = test::parse(d);
   CHECK(s.workload.modules_report->threads == 8);
   CHECK(s.workload.modules_report->streams == 4);
-  const auto warnings = scenario_warnings(s);
-  REQUIRE(warnings.size() == 1);
-  CHECK(warnings[0] == "workload: modules_from: the FastTimerService report " + kReport +
-                           " is of a job with 8 threads and 4 streams; jobs here run one event at a time on one thread: "
-                           "its CPU time per event is kept, its events in flight at once are not");
+  CHECK(s.workload.threaded);
+  CHECK(s.workload.threads == 8);
+  CHECK(s.workload.streams == 4);
+  for (const std::string& warning : scenario_warnings(s)) CHECK(warning.find("modules_from") == std::string::npos);
+
+  d["workload"]["threads"] = 2;  // the workload's own count wins, and its streams default to it
+  const Scenario own = test::parse(d);
+  CHECK(own.workload.threads == 2);
+  CHECK(own.workload.streams == 2);
+  CHECK(own.workload.modules_report->threads == 8);
+
+  d["workload"].erase("threads");
+  d["platform"]["worker_pools"][0]["cores_per_node"] = 4;  // the report's job does not fit a node
+  const test::Failure failure = failure_of_document(d);
+  CHECK(failure.where == "/workload/modules_from/threads");
+  CHECK(failure.message.find("expected at most 4 threads") != std::string::npos);
 }
 
 TEST_CASE("a relative report path is read beside the scenario file") {

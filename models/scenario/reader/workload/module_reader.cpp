@@ -47,7 +47,7 @@ void read_failure_handling(const JsonNode& node, InferenceModule& m) {
 const std::vector<std::string_view>& client_keys() {
   static const std::vector<std::string_view> keys{"items_per_event", "elements_per_item", "items_per_request", "preprocess",
                                                   "in_flight", "cpu_fallback", "priority", "timeout", "allowed_tries",
-                                                  "client_timeout", "on_failure", "fallback_scope"};
+                                                  "client_timeout", "on_failure", "fallback_scope", "external_work"};
   return keys;
 }
 
@@ -61,6 +61,7 @@ void read_client(const JsonNode& node, InferenceModule& m) {
   if (auto fallback = node.find("cpu_fallback")) m.cpu_fallback = read_distribution(*fallback);
   if (auto priority = node.find("priority")) m.priority = priority->int_at_least(0);
   if (auto timeout = node.find("timeout")) m.timeout_s = timeout->duration_s();
+  if (auto external = node.find("external_work")) m.external_work = external->boolean();
   read_failure_handling(node, m);
 }
 

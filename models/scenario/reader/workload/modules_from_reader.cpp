@@ -110,12 +110,20 @@ std::vector<Module> chain(const FastTimerReport& report, std::vector<Placement> 
 }
 
 // The threads and streams of the job the report was taken from (CMSSW's numberOfThreads and
-// numberOfStreams). Jobs here run one event at a time on one thread (sim/client/grid_job.cpp), so
-// they are kept with the report and scenario_warnings says that they are not simulated; this is the
-// one place to make them the jobs' own once jobs run streams on threads.
+// numberOfStreams): the jobs run that way (sim/client/threaded_job), unless /workload gives its own
+// threads or streams (read_workload reads those after this). Kept with the report as well.
 void carry_job_shape(Workload& w, std::optional<int> threads, std::optional<int> streams) {
   w.modules_report->threads = threads;
   w.modules_report->streams = streams;
+  if (threads) {
+    w.threads = *threads;
+    w.streams = *threads;
+    w.threaded = true;
+  }
+  if (streams) {
+    w.streams = *streams;
+    w.threaded = true;
+  }
 }
 
 }  // namespace
@@ -132,7 +140,7 @@ void read_modules_from(const JsonNode& node, const std::vector<ModelSpec>& model
   w.modules_report = ModulesReport{report.file, report.events, std::nullopt, std::nullopt};
   std::optional<int> threads, streams;
   if (auto t = node.find("threads")) threads = t->int_in(1, limits::kMaxCoresPerNode);
-  if (auto s = node.find("streams")) streams = s->int_in(1, limits::kMaxCoresPerNode);
+  if (auto s = node.find("streams")) streams = s->int_in(1, limits::kMaxStreamsPerJob);
   carry_job_shape(w, threads, streams);
 }
 

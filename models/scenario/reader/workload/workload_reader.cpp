@@ -91,10 +91,28 @@ EventCount read_event_count(const JsonNode& node) {
   return node.at("distribution").choice(kEventCounts, "events per job")(node);
 }
 
+// CMSSW's process options (cmssw-sonic-client.md §1; FWCore/Framework/src/EventProcessor.cc, the
+// EventProcessor constructor): numberOfStreams 0 means as many streams as threads, which a scenario
+// says by leaving "streams" out. numberOfThreads 0 (one per core of the machine, edm::setNThreads)
+// is not taken: a job's node is not known before it starts, so the count is given.
+// Keys given here override what a FastTimerService report's job had (modules_from's threads and streams).
+void read_threads(const JsonNode& node, Workload& w) {
+  if (auto threads = node.find("threads")) {
+    w.threads = threads->int_in(1, limits::kMaxCoresPerNode);
+    w.streams = w.threads;
+    w.threaded = true;
+  }
+  if (auto streams = node.find("streams")) {
+    w.streams = streams->int_in(1, limits::kMaxStreamsPerJob);
+    w.threaded = true;
+  }
+}
+
 }  // namespace
 
 Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& models) {
-  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "resubmit", "modules", "modules_from"});
+  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "resubmit", "threads", "streams",
+                   "modules", "modules_from"});
   Workload w;
   const auto start = node.find("start");
   const auto submit = node.find("submit");
@@ -130,6 +148,9 @@ Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& model
   if (auto from = node.find("modules_from")) read_modules_from(*from, models, w);
   for (const JsonNode& m : node.has("modules") ? node.at("modules").non_empty_elements() : std::vector<JsonNode>{})
     w.modules.push_back(read_module(m, models));
+  read_threads(node, w);
+  for (const Module& m : w.modules)
+    if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->external_work) w.threaded = true;
   return w;
 }
 
