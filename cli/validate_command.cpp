@@ -11,6 +11,7 @@
 #include "analysis/summary/summary.hpp"
 #include "analysis/validation/comparison.hpp"
 #include "analysis/validation/job_throughput.hpp"
+#include "analysis/validation/metric_ids.hpp"
 #include "analysis/validation/perf_profile.hpp"
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
@@ -250,13 +251,18 @@ Tolerances read_tolerances(const std::string& path, const std::vector<std::strin
     if (auto r = root.find("relative")) t.relative = r->number_at_least(0);
     if (auto k = root.find("ks")) t.ks = k->number_at_least(0);
     if (auto m = root.find("metrics"))
-      for (const std::string& id : m->keys()) t.by_metric[id] = m->at(id).number_at_least(0);
+      for (const std::string& id : m->keys()) {
+        if (!is_known_metric(id)) m->at(id).fail("unknown metric; known: " + known_metric_list());
+        t.by_metric[id] = m->at(id).number_at_least(0);
+      }
   }
   for (const std::string& flag : flags) {
     const auto eq = flag.find('=');
     if (eq == std::string::npos || eq == 0)
       throw po::error("--tolerance expects METRIC=FRACTION (e.g. event_time_p99=0.2 or event_time_p99=20%), got \"" +
                       flag + "\"");
+    if (!is_known_metric(flag.substr(0, eq)))
+      throw po::error("--tolerance: unknown metric \"" + flag.substr(0, eq) + "\"; known: " + known_metric_list());
     t.by_metric[flag.substr(0, eq)] = fraction_option(flag.substr(eq + 1), "--tolerance " + flag.substr(0, eq));
   }
   return t;

@@ -88,4 +88,17 @@ printf 'job,event,start_s,end_s\n0,0,1.0,soon\n' > "$work/bad.csv"
 out=$("$sonicsim" validate "$scenario" "$work/bad.csv" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"bad.csv: line 2, column \"end_s\": expected a number"* ]]; then pass; else fail "bad log: $rc $out"; fi
 
+# 7. A tolerance for a metric no comparison gives (a misspelling) is refused before any
+#    simulation, on one line that lists the known names, exit 2: by flag and in a file.
+out=$("$sonicsim" validate "$scenario" "$work/logs/events.csv" --tolerance event_time_p95=0.2 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == *'--tolerance: unknown metric "event_time_p95"'*"known: event_time_mean, event_time_p50,"*"perf_LOAD_inferences_per_s"* ]]
+then pass; else fail "unknown --tolerance: $rc $out"; fi
+echo '{"metrics": {"event_time_p99": 0.2, "queue_time_per_request": 0.3}}' > "$work/tolerances.json"
+out=$("$sonicsim" validate "$scenario" "$work/logs/events.csv" --tolerances "$work/tolerances.json" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == *'tolerances.json: /metrics/queue_time_per_request: unknown metric'*"known: "*"queue_per_request"* ]]
+then pass; else fail "unknown metric in a tolerances file: $rc $out"; fi
+# A perf_analyzer level's metric names its load.
+out=$("$sonicsim" validate "$perf" "$work/perf.csv" --set /perf_analyzer/concurrency=[1,2] --tolerance perf_2_p99=0.5 --tolerance perf_2_p95=0.5 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *'unknown metric "perf_2_p95"'* ]]; then pass; else fail "unknown perf metric: $rc $out"; fi
+
 finish
