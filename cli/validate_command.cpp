@@ -196,7 +196,7 @@ std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tole
     for (const auto& e : logs.events) measured_times.push_back(e.time_s());
     for (const auto& e : simulated) simulated_times.push_back(e.time_s());
     if (simulated_times.empty()) throw std::runtime_error("the simulation completed no event to compare");
-    rows = compare_times("event_time", "event time", measured_times, simulated_times, tolerances);
+    rows = compare_times("event_time", "event time", measured_times, simulated_times, tolerances, std::pow(10.0, -decimals));
     rows.push_back(compare_value("events_per_s", "events per second", events_per_s(logs.events), events_per_s(simulated),
                                  tolerances));
   }
@@ -323,6 +323,7 @@ int validate_command(const std::vector<std::string>& args) {
       const auto rows = simulate_and_compare(scenario_path, o, logs, tolerances);
       const ValidationRow* row = find_row(rows, metric);
       if (!row) throw po::error("--fit-metric \"" + metric + "\" is not among the metrics these logs give");
+      if (!row->applicable) throw po::error("--fit-metric \"" + metric + "\" is not applicable: " + row->note);
       std::printf("%16s  %11.4f%%\n", value.c_str(), 100 * std::abs(row->error));
       if (std::abs(row->error) < best_error) best_error = std::abs(row->error), best = value;
     }
@@ -333,11 +334,10 @@ int validate_command(const std::vector<std::string>& args) {
   const auto rows = simulate_and_compare(scenario_path, overrides, logs, tolerances);
   std::cout << "validation of " << scenario_path << " against " << positional.size() - 1
             << (positional.size() == 2 ? " log\n" : " logs\n") << format_rows(rows);
-  int failed = 0;
-  for (const auto& r : rows) failed += r.pass ? 0 : 1;
-  std::cout << (failed ? std::to_string(failed) + " of " + std::to_string(rows.size()) + " metrics outside their tolerance\n"
-                       : "all " + std::to_string(rows.size()) + " metrics within their tolerance\n");
-  return failed ? 1 : 0;
+  std::cout << verdict_line(rows);
+  for (const auto& r : rows)
+    if (!r.pass) return 1;
+  return 0;
 }
 
 }  // namespace sonicsim::cli

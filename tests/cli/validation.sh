@@ -101,4 +101,32 @@ then pass; else fail "unknown metric in a tolerances file: $rc $out"; fi
 out=$("$sonicsim" validate "$perf" "$work/perf.csv" --set /perf_analyzer/concurrency=[1,2] --tolerance perf_2_p99=0.5 --tolerance perf_2_p95=0.5 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$out" == *'unknown metric "perf_2_p95"'* ]]; then pass; else fail "unknown perf metric: $rc $out"; fi
 
+# 8. A deterministic per-event time (CPU only: 330 s every event) against a log whose every event
+#    took 330.000001 s: a KS statistic between two point masses (1 here, though they are a
+#    microsecond apart) says nothing, so it is not applicable and the verdict rests on the other
+#    metrics (errors of 3e-9), exit 0.
+cpu=$repo/scenarios/protodune-2021-cpu-only.json
+"$sonicsim" run "$cpu" --quiet --set /workload/jobs=3 --set '/simulation/outputs=["events"]' --output "$work/cpu"
+python3 - "$work/cpu/events.csv" > "$work/cpu-log.csv" <<'PY'
+import csv, sys
+print("job,event,start_s,end_s")
+for r in csv.DictReader(open(sys.argv[1])):
+    print(f'{r["job"]},{r["event"]},{r["start_s"]},{float(r["end_s"]) + 1e-6:.6f}')
+PY
+out=$("$sonicsim" validate "$cpu" "$work/cpu-log.csv" --set /workload/jobs=3 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"event time KS statistic"*"n/a"*"a point mass at the log's resolution"* ]] \
+   && [[ "$out" == *"all 6 metrics within their tolerance (1 not applicable)"* ]]
+then pass; else fail "point masses: $rc $out"; fi
+# Job 0's events a second longer in the log: the log has two times, the simulation still one, so
+# KS is still not applicable (section 2 shows it applying where neither is a point mass).
+python3 - "$work/cpu/events.csv" > "$work/cpu-log2.csv" <<'PY'
+import csv, sys
+print("job,event,start_s,end_s")
+for r in csv.DictReader(open(sys.argv[1])):
+    print(f'{r["job"]},{r["event"]},{r["start_s"]},{float(r["end_s"]) + (1 if r["job"] == "0" else 0):.6f}')
+PY
+out=$("$sonicsim" validate "$cpu" "$work/cpu-log2.csv" --set /workload/jobs=3 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"event time KS statistic"*"n/a"*"the simulation is a point mass at the log's resolution"* ]]
+then pass; else fail "two times in the log, one simulated: $rc $out"; fi
+
 finish
