@@ -93,7 +93,7 @@ std::string format_rows(const std::vector<ValidationRow>& rows) {
   std::string out = printf_string("%-36s %14s %14s %10s %10s  %s\n", "metric", "measured", "simulated", "error",
                                   "tolerance", "");
   for (const auto& r : rows) {
-    const bool distance = r.id.ends_with("_ks") || r.id.ends_with("_wasserstein");
+    const bool distance = r.id.ends_with("_ks") || r.id.ends_with("_wasserstein") || r.id.ends_with("_mae");
     const std::string measured = distance ? "" : printf_string("%.6g", r.measured);
     if (!r.applicable) {
       out += printf_string("%-36s %14s %14s %10s %10s  %s\n", r.label.c_str(), measured.c_str(), "n/a", "", "",

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "analysis/validation/prometheus_export.hpp"
+
 namespace sonicsim::validation {
 namespace {
 
@@ -32,6 +34,11 @@ const std::vector<std::string>& known_metric_ids() {
     distribution_ids(v, "job_throughput", {"p10", "p50", "p90"});
     for (const char* id : {"requests_per_s", "inferences_per_s", "mean_batch", "queue_per_request", "gpu_utilization"})
       v.push_back(id);
+    for (const std::string& column : prometheus_columns()) {
+      v.push_back("prom_" + column + "_mean");
+      v.push_back("prom_" + column + "_mae");
+    }
+    v.push_back("prom_ready_lag");
     return v;
   }();
   return ids;
@@ -40,6 +47,10 @@ const std::vector<std::string>& known_metric_ids() {
 bool is_known_metric(const std::string& id) {
   for (const std::string& known : known_metric_ids())
     if (id == known) return true;
+  if (id.starts_with("prom_ready_time_at_")) {
+    const std::string level = id.substr(19);
+    return !level.empty() && level.size() <= 6 && level.find_first_not_of("0123456789") == std::string::npos;
+  }
   if (!id.starts_with("perf_")) return false;
   for (const std::string& suffix : perf_level_suffixes()) {
     if (id.size() <= 5 + suffix.size() + 1 || !id.ends_with("_" + suffix)) continue;
@@ -54,6 +65,7 @@ bool is_known_metric(const std::string& id) {
 std::string known_metric_list() {
   std::string list;
   for (const std::string& id : known_metric_ids()) list += (list.empty() ? "" : ", ") + id;
+  list += ", prom_ready_time_at_N";
   for (const std::string& suffix : perf_level_suffixes()) list += ", perf_LOAD_" + suffix;
   return list;
 }
