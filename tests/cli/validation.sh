@@ -129,4 +129,35 @@ out=$("$sonicsim" validate "$cpu" "$work/cpu-log2.csv" --set /workload/jobs=3 2>
 if [ $rc -eq 0 ] && [[ "$out" == *"event time KS statistic"*"n/a"*"the simulation is a point mass at the log's resolution"* ]]
 then pass; else fail "two times in the log, one simulated: $rc $out"; fi
 
+# 9. Prometheus range-query exports of an autoscaled run (the CMS farm shrunk as in plots.sh: 60
+#    jobs, at most 3 replicas), written from its timeseries.csv: against the same scenario every
+#    series' error is ~0 (the CSV's 6 significant digits), exit 0; with the ready replicas 60 s late
+#    (a farm slower to start its pods) the lag to the first new ready replica is 60 s longer and
+#    the replica rows fail, exit 1.
+auto=(--set /workload/jobs=60 --set /workload/submit/jobs_per_wave=60 --set /workload/events_per_job=300
+      --set /platform/servers/0/autoscaling/max_replicas=3
+      --set '/models/particlenet/kernel_latency={"type":"affine","intercept":"5ms","per_item":"1ms"}')
+cms=$repo/scenarios/cms-t2-autoscaling.json
+to_prom=$repo/analysis/validation/timeseries_to_prometheus.py
+"$sonicsim" run "$cms" --quiet "${auto[@]}" --set '/simulation/outputs=["timeseries"]' --output "$work/auto"
+python3 "$to_prom" "$work/auto/timeseries.csv" --out-dir "$work/prom" > /dev/null
+python3 "$to_prom" "$work/auto/timeseries.csv" --out-dir "$work/prom-late" --shift ready=60 > /dev/null
+exports=("$work/prom/ready.json" "metric=$work/prom/metric.json" "requests_per_s=$work/prom/requests_per_s.json"
+         "queue_ms=$work/prom/queue_ms.json" "gpu_utilization=$work/prom/gpu_utilization.json")
+out=$("$sonicsim" validate "$cms" "${exports[@]}" "${auto[@]}" --tolerances <(echo '{"relative": 1e-5}') 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"ready replicas, time-weighted mean"*"lag, step at 0 s to new ready (s)"*"GPU utilisation, mean abs. error"* ]] \
+   && [[ "$out" == *"all 14 metrics within their tolerance"* ]]
+then pass; else fail "Prometheus round trip: $rc $out"; fi
+lag=$(echo "$out" | sed -n 's/^lag, step at 0 s to new ready (s) *\([0-9.]*\) .*/\1/p')
+out=$("$sonicsim" validate "$cms" "$work/prom-late/ready.json" "${auto[@]}" 2>&1); rc=$?
+late=$(echo "$out" | sed -n 's/^lag, step at 0 s to new ready (s) *\([0-9.]*\) .*/\1/p')
+if [ $rc -eq 1 ] && [ -n "$lag" ] && [ -n "$late" ] && python3 -c "import sys; sys.exit(abs(float('$late') - float('$lag') - 60) > 1e-9)" \
+   && [[ "$out" == *"lag, step at 0 s to new ready (s)"*"FAIL"* ]]
+then pass; else fail "Prometheus export 60 s late: $rc lag $lag late $late $out"; fi
+# The overlay plot of measured and simulated series.
+out=$(python3 "$repo/analysis/plots/plot.py" prometheus "$work/auto" "$work/prom-late/ready.json" \
+      "requests_per_s=$work/prom/requests_per_s.json" --out "$work/prom.png" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ -s "$work/prom.png" ] && [[ "$out" == *"ready: "*"requests_per_s: "* ]]; then pass
+else fail "Prometheus overlay plot: $rc $out"; fi
+
 finish
