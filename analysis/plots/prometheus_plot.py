@@ -8,6 +8,7 @@ import json
 import math
 import os
 
+MAX_BYTES = 512 << 20
 COLUMNS = ["ready", "metric", "requests_per_s", "queue_ms", "gpu_utilization"]
 BY_NAME = {"kube_deployment_status_replicas_ready": "ready", "kube_deployment_status_replicas_available": "ready",
            "nv_inference_request_success": "requests_per_s", "nv_gpu_utilization": "gpu_utilization"}
@@ -22,8 +23,10 @@ def read_export(argument, fail):
     if column not in COLUMNS:
         column, path = None, argument
     try:
+        if os.path.isfile(path) and os.path.getsize(path) > MAX_BYTES:
+            fail(f"{path}: larger than 512 MiB, the most an export may be (as sonicsim validate reads them)")
         with open(path) as f:
-            document = json.load(f)
+            document = json.loads(f.read(MAX_BYTES + 1))
     except OSError as e:
         fail(f"{path}: {e.strerror}")
     except (json.JSONDecodeError, RecursionError, UnicodeDecodeError) as e:
@@ -49,7 +52,7 @@ def read_export(argument, fail):
         for k, sample in enumerate(values):
             try:
                 t, v = float(sample[0]), float(sample[1])
-                if not isinstance(sample[1], str) or len(sample) != 2 or not math.isfinite(t):
+                if not isinstance(sample[1], str) or len(sample) != 2 or not math.isfinite(t) or isinstance(sample[0], bool):
                     raise ValueError
             except (TypeError, ValueError, IndexError):
                 fail(f"{path}: /data/result/{i}/values/{k}: expected [UNIX_TIME, \"VALUE\"]")
@@ -80,10 +83,16 @@ def prometheus_plot(args, plt, fail):
     if not rows or "time_s" not in rows[0]:
         fail(f"{path}: expected a timeseries.csv with rows")
     exports = [read_export(a, fail) for a in args.exports]
-    start = args.start if args.start is not None else min(s[0][0] for _, s, _, _ in exports if s)
+    firsts = [s[0][0] for _, s, _, _ in exports if s]
+    if args.start is None and not firsts:
+        fail("the exports have no samples")
+    start = args.start if args.start is not None else min(firsts)
     fig, axes = plt.subplots(len(exports), 1, figsize=(9, 2.4 * len(exports)), sharex=True, squeeze=False)
     for ax, (column, samples, nans, resets) in zip(axes[:, 0], exports):
-        sim = [(float(r["time_s"]), float(r[column])) for r in rows if r.get(column, "") != ""]
+        try:
+            sim = [(float(r["time_s"]), float(r[column])) for r in rows if r.get(column, "") != ""]
+        except (TypeError, ValueError):
+            fail(f"{path}: expected numbers in columns time_s and {column}")
         ax.step([t for t, _ in sim], [v for _, v in sim], where="post", label="simulated", linewidth=1.2)
         known = [(t - start, v) for t, v in samples if v is not None]
         ax.plot([t for t, _ in known], [v for _, v in known], ".", markersize=3, label="measured (Prometheus)")

@@ -159,5 +159,12 @@ out=$(python3 "$repo/analysis/plots/plot.py" prometheus "$work/auto" "$work/prom
       "requests_per_s=$work/prom/requests_per_s.json" --out "$work/prom.png" 2>&1); rc=$?
 if [ $rc -eq 0 ] && [ -s "$work/prom.png" ] && [[ "$out" == *"ready: "*"requests_per_s: "* ]]; then pass
 else fail "Prometheus overlay plot: $rc $out"; fi
+# Bad exports given to the plot: one line naming the file, exit 2.
+python3 -c 'print("{\"data\": " + "[" * 100000 + "]" * 100000 + "}")' > "$work/deep.json"
+echo '{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[0,1]]}]}}' > "$work/bare.json"
+for bad in "$work/deep.json:not JSON" "ready=$work/bare.json:/data/result/0/values/0: expected [UNIX_TIME" "$work/bare.json:cannot tell which series"; do
+  out=$(python3 "$repo/analysis/plots/plot.py" prometheus "$work/auto" "${bad%%:*}" --out "$work/bad.png" 2>&1); rc=$?
+  if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == *"${bad#*:}"* ]]; then pass; else fail "bad export plotted: $rc $out"; fi
+done
 
 finish
