@@ -11,13 +11,17 @@
 #include "analysis/summary/summary.hpp"
 #include "analysis/validation/comparison.hpp"
 #include "analysis/validation/job_throughput.hpp"
+#include "analysis/validation/metric_ids.hpp"
 #include "analysis/validation/perf_profile.hpp"
+#include "analysis/validation/prometheus_export.hpp"
+#include "analysis/validation/timeseries_comparison.hpp"
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
 #include "cli/processes/isolated_run.hpp"
 #include "cli/sweep/sweep_grid.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json/json_reader.hpp"
+#include "models/io/limits.hpp"
 #include "models/io/text_format.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 #include "sim/perf_simulation.hpp"
@@ -43,6 +47,7 @@ struct Logs {
   std::vector<double> job_throughputs;  // events/s, one per job
   std::vector<calibration::PerfAnalyzerTable> perf_tables;  // perf_analyzer -f CSVs
   std::vector<ProfileExperiment> profile;                   // perf_analyzer --profile-export-file
+  std::vector<MeasuredColumn> columns;                      // Prometheus range-query exports
   bool perf() const { return !perf_tables.empty() || !profile.empty(); }
 };
 
@@ -63,6 +68,26 @@ void check_profile_export(const std::string& text, const std::string& path) {
                        "; validate reads " + kLogFormats);
 }
 
+// A range-query export: COLUMN=FILE names the timeseries.csv column it measures; a bare FILE is
+// matched by its series' documented names.
+void read_prometheus_export(const std::string& text, const std::string& path, const std::string& column, Logs& logs) {
+  const PromExport file = parse_prometheus_export(text, path);
+  std::string as = column;
+  if (as.empty()) {
+    for (const PromSeries& s : file.series) {
+      const std::string c = column_of_metric_name(s.name);
+      if (c.empty() || (!as.empty() && c != as))
+        throw InputError(path, "", "cannot tell which series \"" + (s.name.empty() ? std::string("(an expression)") : s.name) +
+                                       "\" measures: give it as COLUMN=" + path + " (columns: ready, metric, "
+                                       "requests_per_s, queue_ms, gpu_utilization)");
+      as = c;
+    }
+  }
+  for (const MeasuredColumn& c : logs.columns)
+    if (c.column == as) throw InputError(path, "", "\"" + as + "\" is already measured by " + c.path);
+  logs.columns.push_back(measured_column(file, as));
+}
+
 // What a LOG argument is, from its content: condor_history JSON, Prometheus text, a profile
 // export, a perf_analyzer CSV, a per-job throughput log (bare numbers), or an event CSV.
 void read_log(const std::string& argument, Logs& logs) {
@@ -80,7 +105,12 @@ void read_log(const std::string& argument, Logs& logs) {
       path = argument.substr(0, at);
     }
   }
+  std::string column;
+  if (const auto eq = path.find('='); eq != std::string::npos)
+    for (const std::string& c : prometheus_columns())
+      if (path.substr(0, eq) == c) column = c, path = path.substr(eq + 1);
   const std::string text = read_input_file(path, kMaxLogFileBytes);
+  if (!column.empty() || is_prometheus_export(text)) return read_prometheus_export(text, path, column, logs);
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) throw InputError(path, "", std::string("an empty log; validate reads ") + kLogFormats);
   if (text[first] == '[') {
@@ -124,7 +154,13 @@ json simulate_for_validation(const std::string& path, const Overrides& overrides
         executions += static_cast<double>(t.execution_count);
         queue_ns += static_cast<double>(t.queue.ns);
       }
+    json timeseries = json::array();
+    for (const TimeseriesRow& r : results.timeseries)
+      timeseries.push_back({r.t_s, r.ready, r.metric ? json(*r.metric) : json(), r.requests_per_s ? json(*r.requests_per_s) : json(),
+                            r.queue_ms ? json(*r.queue_ms) : json(), r.gpu_utilization ? json(*r.gpu_utilization) : json(),
+                            r.jobs_running});
     return json{{"events", events},
+                {"timeseries", timeseries},
                 {"job_throughputs", job_throughputs(results.jobs)},
                 {"end_s", results.end_s},
                 {"triton", {success, inferences, executions, queue_ns}},
@@ -181,7 +217,36 @@ std::vector<ValidationRow> compare_perf(const Logs& logs, const json& levels, co
   return rows;
 }
 
-std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tolerances& tolerances) {
+struct TimeOptions {
+  std::optional<double> start_unix_s;  // --prometheus-start
+  std::vector<double> load_steps_s;    // --load-step
+};
+
+std::vector<TimeseriesRow> simulated_timeseries(const json& rows) {
+  std::vector<TimeseriesRow> out;
+  const auto optional = [](const json& v) { return v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()); };
+  for (const auto& r : rows) {
+    TimeseriesRow row;
+    row.t_s = r[0], row.ready = r[1], row.metric = optional(r[2]), row.requests_per_s = optional(r[3]);
+    row.queue_ms = optional(r[4]), row.gpu_utilization = optional(r[5]), row.jobs_running = r[6];
+    out.push_back(row);
+  }
+  if (out.empty())
+    throw po::error("Prometheus exports need a scenario that Prometheus scrapes (a saturation gate or an autoscaler)");
+  return out;
+}
+
+std::vector<ValidationRow> compare_prometheus(const Logs& logs, const json& sim, const TimeOptions& times,
+                                              const Tolerances& tolerances) {
+  const std::vector<TimeseriesRow> simulated = simulated_timeseries(sim["timeseries"]);
+  double start = INFINITY;
+  for (const MeasuredColumn& c : logs.columns)
+    if (!c.t_s.empty()) start = std::min(start, c.t_s.front());
+  return compare_timeseries(logs.columns, simulated, times.start_unix_s.value_or(start),
+                            times.load_steps_s.empty() ? load_steps(simulated) : times.load_steps_s, tolerances);
+}
+
+std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const TimeOptions& times, const Tolerances& tolerances) {
   std::vector<ValidationRow> rows;
   std::vector<LoggedEvent> simulated;
   for (const auto& e : sim["events"]) simulated.push_back({std::to_string(e[0].get<int>()), 0, e[1], e[2], "", 0});
@@ -195,7 +260,7 @@ std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tole
     for (const auto& e : logs.events) measured_times.push_back(e.time_s());
     for (const auto& e : simulated) simulated_times.push_back(e.time_s());
     if (simulated_times.empty()) throw std::runtime_error("the simulation completed no event to compare");
-    rows = compare_times("event_time", "event time", measured_times, simulated_times, tolerances);
+    rows = compare_times("event_time", "event time", measured_times, simulated_times, tolerances, std::pow(10.0, -decimals));
     rows.push_back(compare_value("events_per_s", "events per second", events_per_s(logs.events), events_per_s(simulated),
                                  tolerances));
   }
@@ -228,17 +293,22 @@ std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const Tole
     const auto triton_rows = compare_triton(triton_window(logs.scrapes), triton_window({start, end}), tolerances);
     rows.insert(rows.end(), triton_rows.begin(), triton_rows.end());
   }
+  if (!logs.columns.empty()) {
+    const auto series_rows = compare_prometheus(logs, sim, times, tolerances);
+    rows.insert(rows.end(), series_rows.begin(), series_rows.end());
+  }
   return rows;
 }
 
 std::vector<ValidationRow> simulate_and_compare(const std::string& path, const Overrides& overrides, const Logs& logs,
-                                                const Tolerances& tolerances) {
+                                                const TimeOptions& times, const Tolerances& tolerances) {
   if (logs.perf()) {
-    if (!logs.events.empty() || !logs.jobs.empty() || !logs.scrapes.empty() || !logs.job_throughputs.empty())
+    if (!logs.events.empty() || !logs.jobs.empty() || !logs.scrapes.empty() || !logs.job_throughputs.empty() ||
+        !logs.columns.empty())
       throw po::error("perf_analyzer logs and grid-job logs need different scenarios: validate them separately");
     return compare_perf(logs, simulate_perf_for_validation(path, overrides), tolerances);
   }
-  return compare(logs, simulate_for_validation(path, overrides), tolerances);
+  return compare(logs, simulate_for_validation(path, overrides), times, tolerances);
 }
 
 Tolerances read_tolerances(const std::string& path, const std::vector<std::string>& flags) {
@@ -250,13 +320,18 @@ Tolerances read_tolerances(const std::string& path, const std::vector<std::strin
     if (auto r = root.find("relative")) t.relative = r->number_at_least(0);
     if (auto k = root.find("ks")) t.ks = k->number_at_least(0);
     if (auto m = root.find("metrics"))
-      for (const std::string& id : m->keys()) t.by_metric[id] = m->at(id).number_at_least(0);
+      for (const std::string& id : m->keys()) {
+        if (!is_known_metric(id)) m->at(id).fail("unknown metric; known: " + known_metric_list());
+        t.by_metric[id] = m->at(id).number_at_least(0);
+      }
   }
   for (const std::string& flag : flags) {
     const auto eq = flag.find('=');
     if (eq == std::string::npos || eq == 0)
       throw po::error("--tolerance expects METRIC=FRACTION (e.g. event_time_p99=0.2 or event_time_p99=20%), got \"" +
                       flag + "\"");
+    if (!is_known_metric(flag.substr(0, eq)))
+      throw po::error("--tolerance: unknown metric \"" + flag.substr(0, eq) + "\"; known: " + known_metric_list());
     t.by_metric[flag.substr(0, eq)] = fraction_option(flag.substr(eq + 1), "--tolerance " + flag.substr(0, eq));
   }
   return t;
@@ -274,15 +349,24 @@ int validate_command(const std::vector<std::string>& args) {
   po::options_description options("sonicsim validate SCENARIO.json LOG... [options]\n"
                                   "  LOG: per-event CSV, condor_history -json output, a Triton /metrics scrape "
                                   "(FILE@SECONDS when its samples carry no timestamp),\n"
-                                  "  a per-job throughput log (one events/s value per line);\n"
+                                  "  a per-job throughput log (one events/s value per line),\n"
+                                  "  a Prometheus range-query export (/api/v1/query_range JSON; COLUMN=FILE names the "
+                                  "timeseries.csv column it measures);\n"
                                   "  or, for a perf_analyzer scenario, perf_analyzer's CSV (-f) or JSON profile export");
   std::vector<std::string> sets, tolerance_flags, fits;
   std::string tolerance_file, fit_metric;
+  std::vector<double> load_steps_s;
+  double prometheus_start = -1;
   options.add_options()
       ("help,h", "show this help")
       ("tolerances", po::value(&tolerance_file), "JSON file: {\"relative\": 0.1, \"ks\": 0.2, \"metrics\": {ID: FRACTION}}")
       ("tolerance", po::value(&tolerance_flags)->composing(), "METRIC=FRACTION for one metric (repeatable)")
       ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
+      ("prometheus-start", po::value(&prometheus_start), "Unix time (s) of the run's t = 0 in the Prometheus exports "
+                                                         "(default: their first sample)")
+      ("load-step", po::value(&load_steps_s)->composing(), "simulated time (s) of a load step, for the lag to the "
+                                                           "first new ready replica (repeatable; default: where the jobs "
+                                                           "running rise by a quarter of their most)")
       ("fit", po::value(&fits)->composing(),
        "/JSON/POINTER=VALUES: try each value and keep the one closest to the logs (one axis, as in sweep)")
       ("fit-metric", po::value(&fit_metric), "metric id minimised by --fit (default: the first time distribution's "
@@ -294,6 +378,15 @@ int validate_command(const std::vector<std::string>& args) {
   if (fits.size() > 1) throw po::error("--fit takes one axis at a time");
   const std::string scenario_path = positional.front();
   const Tolerances tolerances = read_tolerances(tolerance_file, tolerance_flags);
+  TimeOptions times;
+  if (prometheus_start != -1) {
+    if (!(prometheus_start >= 0 && prometheus_start <= 1e11))
+      throw po::error("--prometheus-start: expected a Unix time in seconds (0 to 1e11)");
+    times.start_unix_s = prometheus_start;
+  }
+  for (double step : load_steps_s)
+    if (!(step >= 0 && step <= limits::kMaxDurationS)) throw po::error("--load-step: expected a time in seconds of at least 0");
+  times.load_steps_s = load_steps_s;
   Logs logs;
   for (std::size_t i = 1; i < positional.size(); ++i) read_log(positional[i], logs);
   Overrides overrides = parse_overrides(sets);
@@ -314,9 +407,10 @@ int validate_command(const std::vector<std::string>& args) {
     for (const std::string& value : axis.values) {
       Overrides o = overrides;
       o.emplace_back(axis.pointer, value);
-      const auto rows = simulate_and_compare(scenario_path, o, logs, tolerances);
+      const auto rows = simulate_and_compare(scenario_path, o, logs, times, tolerances);
       const ValidationRow* row = find_row(rows, metric);
       if (!row) throw po::error("--fit-metric \"" + metric + "\" is not among the metrics these logs give");
+      if (!row->applicable) throw po::error("--fit-metric \"" + metric + "\" is not applicable: " + row->note);
       std::printf("%16s  %11.4f%%\n", value.c_str(), 100 * std::abs(row->error));
       if (std::abs(row->error) < best_error) best_error = std::abs(row->error), best = value;
     }
@@ -324,14 +418,13 @@ int validate_command(const std::vector<std::string>& args) {
     overrides.emplace_back(axis.pointer, best);
   }
 
-  const auto rows = simulate_and_compare(scenario_path, overrides, logs, tolerances);
+  const auto rows = simulate_and_compare(scenario_path, overrides, logs, times, tolerances);
   std::cout << "validation of " << scenario_path << " against " << positional.size() - 1
             << (positional.size() == 2 ? " log\n" : " logs\n") << format_rows(rows);
-  int failed = 0;
-  for (const auto& r : rows) failed += r.pass ? 0 : 1;
-  std::cout << (failed ? std::to_string(failed) + " of " + std::to_string(rows.size()) + " metrics outside their tolerance\n"
-                       : "all " + std::to_string(rows.size()) + " metrics within their tolerance\n");
-  return failed ? 1 : 0;
+  std::cout << verdict_line(rows);
+  for (const auto& r : rows)
+    if (!r.pass) return 1;
+  return 0;
 }
 
 }  // namespace sonicsim::cli

@@ -37,6 +37,7 @@ seed logs 02 tests/data/logs/triton_metrics*.txt
 seed logs 03 tests/data/logs/perf_profile*.json
 seed logs 04 tests/data/logs/job_trace*.csv tests/data/logs/condor*.json
 seed logs 05 scenarios/validation/data/cms-miniaod/jobs/JustDT_TRT/*.txt
+seed logs 06 tests/data/logs/prometheus*.json
 
 run_target() {
   local target=$1 log=$build/fuzz-$1.log

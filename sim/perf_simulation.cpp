@@ -1,10 +1,12 @@
 #include "sim/perf_simulation.hpp"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
 
+#include "models/io/json/json_reader.hpp"
 #include "models/scenario/scenario_size.hpp"
 #include "sim/client/perf_client.hpp"
 #include "sim/control/load_balancer.hpp"
@@ -53,6 +55,8 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
     m.server_end = model_totals(recorder, farm.servers.size(), load.model);
   });
   engine->run();
+  if (!clients.limit_reached().empty())
+    throw InputError(scenario.file, "/perf_analyzer/request_rate/" + std::to_string(level_index), clients.limit_reached());
   return m;
 }
 

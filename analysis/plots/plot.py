@@ -19,6 +19,9 @@
       replicas asked for, the metric against the threshold (the run's own, from summary.json, unless
       --threshold says otherwise), and, where events.csv was written, the
       mean per-event time of the events starting in each bin.
+  plot.py prometheus OUTPUT_DIR EXPORT [COLUMN=EXPORT...] [--start UNIX_S] --out overlay.png
+      a recorded farm's Prometheus range-query exports (/api/v1/query_range JSON) over the simulated
+      run's timeseries.csv, one panel per series (prometheus_plot.py).
   plot.py latency MODEL.json [MODEL.json...] [--labels A,B] [--title T] --out tau.png
       from latency model files (`sonicsim calibrate --output`): the measured tau(batch) of each with
       the selected form through them and its 95% bootstrap band, and the throughput batch / tau.
@@ -39,6 +42,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
+from prometheus_plot import prometheus_plot  # noqa: E402
 
 
 def fail(message):
@@ -514,6 +518,11 @@ def main():
     ts.add_argument("--threshold", type=float, help="the threshold to draw against the metric")
     ts.add_argument("--bin", type=float, default=60, help="bin of the per-event time in simulated seconds (default 60)")
     ts.add_argument("--out", required=True)
+    pr = sub.add_parser("prometheus", help="Prometheus exports of a recorded farm over a run's timeseries.csv")
+    pr.add_argument("output_dir")
+    pr.add_argument("exports", nargs="+", help="FILE or COLUMN=FILE (ready, metric, requests_per_s, queue_ms, gpu_utilization)")
+    pr.add_argument("--start", type=float, help="Unix time of the run's t = 0 (default: the exports' first sample)")
+    pr.add_argument("--out", required=True)
     la = sub.add_parser("latency", help="tau(batch) and throughput of latency model files (sonicsim calibrate)")
     la.add_argument("models", nargs="+")
     la.add_argument("--labels", help="comma-separated names of the models (default: their devices)")
@@ -525,7 +534,7 @@ def main():
     if args.command in ("gpus", "timeseries") and not (math.isfinite(args.bin) and args.bin > 0):
         fail("--bin: expected a positive number of seconds")
     {"sweep": sweep_plot, "run": run_plots, "gpus": gpus_plot, "timeseries": timeseries_plot,
-     "latency": latency_plot}[args.command](args)
+     "latency": latency_plot, "prometheus": lambda a: prometheus_plot(a, plt, fail)}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ double tolerance_for(const Tolerances& t, const std::string& id, double fallback
 
 ValidationRow row(const std::string& id, const std::string& label, double measured, double simulated, double error,
                   double tolerance) {
-  return ValidationRow{id, label, measured, simulated, error, tolerance, std::abs(error) <= tolerance};
+  return ValidationRow{id, label, measured, simulated, error, tolerance, std::abs(error) <= tolerance, true, ""};
 }
 
 }  // namespace
@@ -28,10 +28,18 @@ ValidationRow compare_value(const std::string& id, const std::string& label, dou
   return row(id, label, measured, simulated, error, tolerance_for(t, id, t.relative));
 }
 
+bool point_mass(const std::vector<double>& values, double resolution) {
+  if (values.empty()) return false;
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  const double rounding = 1e-9 * std::max(std::abs(*low), std::abs(*high));
+  return *high - *low <= resolution + rounding;
+}
+
 std::vector<ValidationRow> compare_distribution(const std::string& id, const std::string& label, const std::string& unit,
                                                 const std::vector<double>& quantiles,
                                                 const std::vector<double>& measured,
-                                                const std::vector<double>& simulated, const Tolerances& t) {
+                                                const std::vector<double>& simulated, const Tolerances& t,
+                                                double resolution) {
   const stats::Description m = stats::describe(measured), s = stats::describe(simulated);
   std::vector<double> measured_sorted = measured, simulated_sorted = simulated;
   std::sort(measured_sorted.begin(), measured_sorted.end());
@@ -44,6 +52,13 @@ std::vector<ValidationRow> compare_distribution(const std::string& id, const std
   }
   const double ks = stats::ks_statistic(measured, simulated);
   rows.push_back(row(id + "_ks", label + " KS statistic", 0, ks, ks, tolerance_for(t, id + "_ks", t.ks)));
+  const bool measured_point = point_mass(measured, resolution), simulated_point = point_mass(simulated, resolution);
+  if (measured_point || simulated_point) {
+    rows.back().applicable = false;
+    rows.back().pass = true;
+    rows.back().note = std::string(measured_point && simulated_point ? "both are" : measured_point ? "the log is" : "the simulation is") +
+                       " a point mass at the log's resolution";
+  }
   const double w1 = stats::wasserstein1(measured, simulated);
   rows.push_back(row(id + "_wasserstein", label + " Wasserstein-1 (" + unit + ")", 0, w1, m.mean > 0 ? w1 / m.mean : 0,
                      tolerance_for(t, id + "_wasserstein", t.relative)));
@@ -52,8 +67,8 @@ std::vector<ValidationRow> compare_distribution(const std::string& id, const std
 
 std::vector<ValidationRow> compare_times(const std::string& id, const std::string& label,
                                          const std::vector<double>& measured, const std::vector<double>& simulated,
-                                         const Tolerances& t) {
-  return compare_distribution(id, label, "s", {0.50, 0.90, 0.99}, measured, simulated, t);
+                                         const Tolerances& t, double resolution) {
+  return compare_distribution(id, label, "s", {0.50, 0.90, 0.99}, measured, simulated, t, resolution);
 }
 
 std::vector<ValidationRow> compare_triton(const TritonWindow& m, const TritonWindow& s, const Tolerances& t) {
@@ -78,12 +93,30 @@ std::string format_rows(const std::vector<ValidationRow>& rows) {
   std::string out = printf_string("%-36s %14s %14s %10s %10s  %s\n", "metric", "measured", "simulated", "error",
                                   "tolerance", "");
   for (const auto& r : rows) {
-    const bool distance = r.id.ends_with("_ks") || r.id.ends_with("_wasserstein");
+    const bool distance = r.id.ends_with("_ks") || r.id.ends_with("_wasserstein") || r.id.ends_with("_mae");
     const std::string measured = distance ? "" : printf_string("%.6g", r.measured);
+    if (!r.applicable) {
+      out += printf_string("%-36s %14s %14s %10s %10s  %s\n", r.label.c_str(), measured.c_str(), "n/a", "", "",
+                           r.note.c_str());
+      continue;
+    }
     out += printf_string("%-36s %14s %14.6g %9.2f%% %9.2f%%  %s\n", r.label.c_str(), measured.c_str(), r.simulated,
                          100 * r.error, 100 * r.tolerance, r.pass ? "ok" : "FAIL");
   }
   return out;
+}
+
+std::string verdict_line(const std::vector<ValidationRow>& rows) {
+  std::size_t applicable = 0, failed = 0;
+  for (const auto& r : rows) {
+    applicable += r.applicable ? 1 : 0;
+    failed += r.applicable && !r.pass ? 1 : 0;
+  }
+  const std::string not_applicable =
+      applicable < rows.size() ? " (" + std::to_string(rows.size() - applicable) + " not applicable)" : "";
+  return (failed ? std::to_string(failed) + " of " + std::to_string(applicable) + " metrics outside their tolerance"
+                 : "all " + std::to_string(applicable) + " metrics within their tolerance") +
+         not_applicable + "\n";
 }
 
 }  // namespace sonicsim::validation

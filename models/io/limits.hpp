@@ -37,6 +37,9 @@ inline constexpr int kMaxResubmit = 1'000;           // submissions of a failed 
 inline constexpr int kMaxFailureTimes = 100'000;     // listed failure times of a server group
 inline constexpr std::int64_t kMaxServerFailures = 100'000;  // server failures a run may simulate
 inline constexpr std::int64_t kMaxRequestsInFlight = 2'000'000;  // over all jobs (about 1 KB each)
+// A perf_analyzer request-rate level's requests in flight at once (each an actor with its stack;
+// within what Linux allows with stack guard pages): reached only when the server does not keep up.
+inline constexpr std::int64_t kMaxPerfRequestsInFlight = 25'000;
 
 // Work. A run keeps every event in memory (about 100 bytes each) for its statistics, and every
 // request and batch it writes out; these bounds keep that under a few GB.

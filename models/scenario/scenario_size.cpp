@@ -100,12 +100,19 @@ void check_perf_load(const JsonNode& root, const Scenario& s) {
     if (load.batch_size * per_item > limits::kMaxBytes)
       node.at("batch_size").fail("a request of this batch carries more than 1PB, the most sonicsim moves in one transfer");
   if (load.mode == PerfLoadMode::RequestRate) {
-    // Every request is an actor until it is answered; an overloaded server can hold them all.
-    const double most = *std::max_element(load.levels.begin(), load.levels.end()) * load.end_s();
-    if (most > static_cast<double>(limits::kMaxActors))
-      node.at("request_rate").fail("a level sends " + count_text(static_cast<std::int64_t>(most)) +
-                                   " requests over the run, more than the " + count_text(limits::kMaxActors) +
-                                   " sonicsim can have in flight at once");
+    // What a level holds is bounded at run time by what it has in flight (perf_requests_in_flight_cap);
+    // its total is bounded as any run's requests are, and its measured latencies are kept for the
+    // percentiles.
+    const double rate = *std::max_element(load.levels.begin(), load.levels.end());
+    if (rate * load.end_s() > static_cast<double>(limits::kMaxRequests))
+      node.at("request_rate").fail("a level sends " + count_text(static_cast<std::int64_t>(rate * load.end_s())) +
+                                   " requests over the run, more than the " + count_text(limits::kMaxRequests) +
+                                   " sonicsim simulates in a run");
+    const double measured = rate * load.windows * load.measurement_interval_s;
+    if (measured > static_cast<double>(limits::kMaxRecordedRequests))
+      node.at("request_rate").fail("a level measures " + count_text(static_cast<std::int64_t>(measured)) +
+                                   " requests in its windows, more than the " + count_text(limits::kMaxRecordedRequests) +
+                                   " latencies sonicsim keeps in memory");
   }
 }
 
@@ -137,17 +144,15 @@ std::int64_t most_events_run(const Workload& w) {
   return events;
 }
 
-std::int64_t simulated_actors(const Scenario& s) {
-  std::int64_t actors = 0;
-  if (s.perf_analyzer) {
-    const PerfAnalyzerLoad& load = *s.perf_analyzer;
-    const double most = *std::max_element(load.levels.begin(), load.levels.end());
-    actors = 2 + (load.mode == PerfLoadMode::Concurrency ? static_cast<std::int64_t>(most)
-                                                         : static_cast<std::int64_t>(most * load.end_s()));
-  } else {
+namespace {
+
+// Every actor but a perf_analyzer load's clients or requests.
+std::int64_t actors_besides_the_load(const Scenario& s) {
+  std::int64_t actors = s.perf_analyzer ? 2 : 0;  // perf_analyzer's measurement and its generator or none
+  if (!s.perf_analyzer) {
     // A job of several streams has one actor per stream and one that starts and ends them.
     const std::int64_t per_job = s.workload.threaded ? 1 + s.workload.streams : 1;
-    actors = concurrent_jobs(s) * per_job + (s.workload.submit ? 1 : 0);  // a batch system has its submitting actor
+    actors += concurrent_jobs(s) * per_job + (s.workload.submit ? 1 : 0);  // a batch system submits
   }
   if (s.platform.proxy) actors += 1;  // its relay
   if (s.scraped()) actors += 1;        // Prometheus
@@ -161,6 +166,22 @@ std::int64_t simulated_actors(const Scenario& s) {
     actors += per_server * group.count * (group.autoscaling ? 2 : 1);
   }
   return actors;
+}
+
+}  // namespace
+
+std::int64_t perf_requests_in_flight_cap(const Scenario& s) {
+  return std::max<std::int64_t>(0, std::min(limits::kMaxPerfRequestsInFlight, limits::kMaxActors - actors_besides_the_load(s)));
+}
+
+std::int64_t simulated_actors(const Scenario& s) {
+  std::int64_t actors = actors_besides_the_load(s);
+  if (!s.perf_analyzer) return actors;
+  const PerfAnalyzerLoad& load = *s.perf_analyzer;
+  const double most = *std::max_element(load.levels.begin(), load.levels.end());
+  if (load.mode == PerfLoadMode::Concurrency) return actors + static_cast<std::int64_t>(most);
+  // A request is an actor while it is in flight; a level holds at most the cap at once.
+  return actors + std::min(static_cast<std::int64_t>(most * load.end_s()), perf_requests_in_flight_cap(s));
 }
 
 void check_scenario_size(const JsonNode& root, const Scenario& s) {

@@ -19,9 +19,16 @@ std::int64_t concurrent_jobs(const Scenario& scenario);
 // The most events a run with events_per_job can simulate (every job at its largest count).
 std::int64_t most_events_run(const Workload& workload);
 
-// The actors a run creates: grid jobs or perf_analyzer clients, and per server its frontend
-// threads, instances and one batcher per model.
+// The actors a run creates: grid jobs or perf_analyzer clients (a request-rate level: its requests
+// in flight, at most perf_requests_in_flight_cap), and per server its frontend threads, instances
+// and one batcher per model.
 std::int64_t simulated_actors(const Scenario& scenario);
+
+// The most requests a perf_analyzer request-rate level may have in flight at once (each is an actor
+// until it is answered): limits::kMaxPerfRequestsInFlight, or fewer where the servers' actors leave
+// fewer under limits::kMaxActors. A level that reaches it
+// stops with an error: the server does not keep up with its rate.
+std::int64_t perf_requests_in_flight_cap(const Scenario& scenario);
 
 // Throws an InputError at the JSON pointer of the first thing too large, or that cannot run.
 void check_scenario_size(const JsonNode& root, const Scenario& scenario);

@@ -4,6 +4,9 @@
 #include <string>
 #include <variant>
 
+#include "models/io/text_format.hpp"
+#include "models/scenario/scenario_size.hpp"
+
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 
@@ -20,7 +23,8 @@ PerfClients::PerfClients(const Scenario& scenario, sg4::Host* host, std::vector<
       measurement_(measurement),
       rng_(scenario.simulation.seed),
       draws_(!std::holds_alternative<ConstantDist>(load_.client_send) ||
-             !std::holds_alternative<ConstantDist>(load_.client_recv)) {}
+             !std::holds_alternative<ConstantDist>(load_.client_recv)),
+      in_flight_cap_(perf_requests_in_flight_cap(scenario)) {}
 
 void PerfClients::start() {
   if (load_.mode == PerfLoadMode::Concurrency) {
@@ -53,14 +57,26 @@ void PerfClients::closed_loop(int client) {
 }
 
 // perf_analyzer schedules sends at k / rate (constant) or with exponential gaps (Poisson); each
-// request runs on its own, so a slow response does not delay the next send.
+// request runs on its own, so a slow response does not delay the next send. A request's actor
+// ends with it, so the run holds what is in flight, not the level's total.
 void PerfClients::generate_requests() {
   double at = 0;
   for (int k = 0;; ++k) {
     at = load_.distribution == RequestDistribution::Constant ? k / level_
                                                               : at - std::log(rng_.uniform_open_zero()) / level_;
     sg4::this_actor::sleep_until(at);
-    sg4::Actor::create("perf-request", host_, [this, k]() { one_request(k, client_rng(k).get()); })->daemonize();
+    if (in_flight_ >= in_flight_cap_) {
+      limit_reached_ = printf_string("at %g requests/s the server does not keep up: %lld requests were in flight at "
+                                     "t = %.6f s, the most sonicsim holds at once (lower the rate)",
+                                     level_, static_cast<long long>(in_flight_), at);
+      sg4::Actor::kill_all();
+      sg4::this_actor::exit();
+    }
+    ++in_flight_;
+    sg4::Actor::create("perf-request", host_, [this, k]() {
+      one_request(k, client_rng(k).get());
+      --in_flight_;
+    })->daemonize();
   }
 }
 

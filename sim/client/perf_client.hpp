@@ -2,7 +2,9 @@
 // perf_analyzer's clients on one host: closed-loop clients (concurrency N) or a request generator
 // (request rate, constant or Poisson spacing). Every request is timed from the start of its send
 // to the end of its receive; those that end inside the measurement windows are kept.
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -23,6 +25,9 @@ class PerfClients {
 
   // Creates the client actors (daemons: they stop when the measurement actor ends the run).
   void start();
+  // Set when a request-rate level reached perf_requests_in_flight_cap (the server did not keep up);
+  // the run was stopped there.
+  const std::string& limit_reached() const { return limit_reached_; }
 
  private:
   void closed_loop(int client);
@@ -46,6 +51,9 @@ class PerfClients {
   std::vector<simgrid::s4u::Mailbox*> free_mailboxes_;
   int next_mailbox_ = 0;
   int next_request_ = 0;
+  std::int64_t in_flight_ = 0;  // request-rate requests sent and not yet done
+  std::int64_t in_flight_cap_ = 0;
+  std::string limit_reached_;
 };
 
 }  // namespace sonicsim::sim

@@ -71,6 +71,30 @@ expect_error("per-job throughput of 2e9 events/s", ["validate", own, write("rate
              "rates-big.txt: line 1: expected at most 1e+09")
 expect_error("a 10,000-digit per-job throughput", ["validate", own, write("rates-long.txt", "4" * 10000 + "\n")],
              "rates-long.txt: line 1: expected at most 1e+09")
+# Prometheus range-query exports (/api/v1/query_range's JSON), matched by name or given as COLUMN=FILE.
+def prom(result):
+    return json.dumps({"status": "success", "data": {"resultType": "matrix", "result": result}})
+ready = {"__name__": "kube_deployment_status_replicas_ready"}
+expect_error("Prometheus export from /dev/zero", ["validate", own, "ready=/dev/zero"], "/dev/zero: ", "512 MiB", timeout=120)
+expect_error("deeply nested Prometheus export", ["validate", own, write("prom-deep.json", '{"resultType": ' + "[" * 100000 + "]" * 100000 + "}")],
+             "prom-deep.json: ", "nested more than 64 levels")
+expect_error("Prometheus values as an object", ["validate", own, write("prom-obj.json", prom([{"metric": ready, "values": {"0": "1"}}]))],
+             "prom-obj.json: /data/result/0/values: ", "array")
+expect_error("Prometheus timestamp as a string", ["validate", own, write("prom-ts.json", prom([{"metric": ready, "values": [["1700000000", "1"]]}]))],
+             "prom-ts.json: /data/result/0/values/0/0: ")
+expect_error("Prometheus value as a bare number", ["validate", own, write("prom-num.json", prom([{"metric": ready, "values": [[1700000000, 1]]}]))],
+             "prom-num.json: /data/result/0/values/0/1: expected a sample value as a string")
+expect_error("Prometheus value beyond a double", ["validate", own, write("prom-huge.json", prom([{"metric": ready, "values": [[1700000000, "1e400"]]}]))],
+             "prom-huge.json: /data/result/0/values/0/1: expected a number")
+expect_error("Prometheus timestamp of 1e300", ["validate", own, write("prom-t.json", prom([{"metric": ready, "values": [[1e300, "1"]]}]))],
+             "prom-t.json: /data/result/0/values/0/0: ")
+expect_error("Prometheus instant vector", ["validate", own, write("prom-vec.json", json.dumps({"status": "success", "data": {"resultType": "vector", "result": []}}))],
+             "prom-vec.json: /data/resultType: expected \"matrix\"")
+expect_error("Prometheus export of an unnamed expression", ["validate", own, write("prom-expr.json", prom([{"metric": {}, "values": [[0, "1"]]}]))],
+             "prom-expr.json: /: cannot tell which series", "COLUMN=")
+expect_error("an event CSV given as a Prometheus export", ["validate", own, "ready=" + events_csv], "events.csv: ")
+expect_error("a Prometheus export against a scenario without scrapes", ["validate", own, write("prom-ok.json", prom([{"metric": ready, "values": [[0, "1"]]}]))],
+             "Prometheus exports need a scenario that Prometheus scrapes")
 expect_error("11 million jobs in a per-job throughput log", ["validate", own, write("rates-many.txt", "1\n" * 10_000_001)],
              "rates-many.txt: line 10000001: more than 10000000 jobs", timeout=120)
 expect_error("per-job throughput with a binary tail", ["validate", own, write("rates-bin.txt", b"4.1\n\x00\xff\x01\n")],

@@ -88,4 +88,83 @@ printf 'job,event,start_s,end_s\n0,0,1.0,soon\n' > "$work/bad.csv"
 out=$("$sonicsim" validate "$scenario" "$work/bad.csv" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"bad.csv: line 2, column \"end_s\": expected a number"* ]]; then pass; else fail "bad log: $rc $out"; fi
 
+# 7. A tolerance for a metric no comparison gives (a misspelling) is refused before any
+#    simulation, on one line that lists the known names, exit 2: by flag and in a file.
+out=$("$sonicsim" validate "$scenario" "$work/logs/events.csv" --tolerance event_time_p95=0.2 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == *'--tolerance: unknown metric "event_time_p95"'*"known: event_time_mean, event_time_p50,"*"perf_LOAD_inferences_per_s"* ]]
+then pass; else fail "unknown --tolerance: $rc $out"; fi
+echo '{"metrics": {"event_time_p99": 0.2, "queue_time_per_request": 0.3}}' > "$work/tolerances.json"
+out=$("$sonicsim" validate "$scenario" "$work/logs/events.csv" --tolerances "$work/tolerances.json" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == *'tolerances.json: /metrics/queue_time_per_request: unknown metric'*"known: "*"queue_per_request"* ]]
+then pass; else fail "unknown metric in a tolerances file: $rc $out"; fi
+# A perf_analyzer level's metric names its load.
+out=$("$sonicsim" validate "$perf" "$work/perf.csv" --set /perf_analyzer/concurrency=[1,2] --tolerance perf_2_p99=0.5 --tolerance perf_2_p95=0.5 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *'unknown metric "perf_2_p95"'* ]]; then pass; else fail "unknown perf metric: $rc $out"; fi
+
+# 8. A deterministic per-event time (CPU only: 330 s every event) against a log whose every event
+#    took 330.000001 s: a KS statistic between two point masses (1 here, though they are a
+#    microsecond apart) says nothing, so it is not applicable and the verdict rests on the other
+#    metrics (errors of 3e-9), exit 0.
+cpu=$repo/scenarios/protodune-2021-cpu-only.json
+"$sonicsim" run "$cpu" --quiet --set /workload/jobs=3 --set '/simulation/outputs=["events"]' --output "$work/cpu"
+python3 - "$work/cpu/events.csv" > "$work/cpu-log.csv" <<'PY'
+import csv, sys
+print("job,event,start_s,end_s")
+for r in csv.DictReader(open(sys.argv[1])):
+    print(f'{r["job"]},{r["event"]},{r["start_s"]},{float(r["end_s"]) + 1e-6:.6f}')
+PY
+out=$("$sonicsim" validate "$cpu" "$work/cpu-log.csv" --set /workload/jobs=3 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"event time KS statistic"*"n/a"*"a point mass at the log's resolution"* ]] \
+   && [[ "$out" == *"all 6 metrics within their tolerance (1 not applicable)"* ]]
+then pass; else fail "point masses: $rc $out"; fi
+# Job 0's events a second longer in the log: the log has two times, the simulation still one, so
+# KS is still not applicable (section 2 shows it applying where neither is a point mass).
+python3 - "$work/cpu/events.csv" > "$work/cpu-log2.csv" <<'PY'
+import csv, sys
+print("job,event,start_s,end_s")
+for r in csv.DictReader(open(sys.argv[1])):
+    print(f'{r["job"]},{r["event"]},{r["start_s"]},{float(r["end_s"]) + (1 if r["job"] == "0" else 0):.6f}')
+PY
+out=$("$sonicsim" validate "$cpu" "$work/cpu-log2.csv" --set /workload/jobs=3 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"event time KS statistic"*"n/a"*"the simulation is a point mass at the log's resolution"* ]]
+then pass; else fail "two times in the log, one simulated: $rc $out"; fi
+
+# 9. Prometheus range-query exports of an autoscaled run (the CMS farm shrunk as in plots.sh: 60
+#    jobs, at most 3 replicas), written from its timeseries.csv: against the same scenario every
+#    series' error is ~0 (the CSV's 6 significant digits), exit 0; with the ready replicas 60 s late
+#    (a farm slower to start its pods) the lag to the first new ready replica is 60 s longer and
+#    the replica rows fail, exit 1.
+auto=(--set /workload/jobs=60 --set /workload/submit/jobs_per_wave=60 --set /workload/events_per_job=300
+      --set /platform/servers/0/autoscaling/max_replicas=3
+      --set '/models/particlenet/kernel_latency={"type":"affine","intercept":"5ms","per_item":"1ms"}')
+cms=$repo/scenarios/cms-t2-autoscaling.json
+to_prom=$repo/analysis/validation/timeseries_to_prometheus.py
+"$sonicsim" run "$cms" --quiet "${auto[@]}" --set '/simulation/outputs=["timeseries"]' --output "$work/auto"
+python3 "$to_prom" "$work/auto/timeseries.csv" --out-dir "$work/prom" > /dev/null
+python3 "$to_prom" "$work/auto/timeseries.csv" --out-dir "$work/prom-late" --shift ready=60 > /dev/null
+exports=("$work/prom/ready.json" "metric=$work/prom/metric.json" "requests_per_s=$work/prom/requests_per_s.json"
+         "queue_ms=$work/prom/queue_ms.json" "gpu_utilization=$work/prom/gpu_utilization.json")
+out=$("$sonicsim" validate "$cms" "${exports[@]}" "${auto[@]}" --tolerances <(echo '{"relative": 1e-5}') 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"ready replicas, time-weighted mean"*"lag, step at 0 s to new ready (s)"*"GPU utilisation, mean abs. error"* ]] \
+   && [[ "$out" == *"all 14 metrics within their tolerance"* ]]
+then pass; else fail "Prometheus round trip: $rc $out"; fi
+lag=$(echo "$out" | sed -n 's/^lag, step at 0 s to new ready (s) *\([0-9.]*\) .*/\1/p')
+out=$("$sonicsim" validate "$cms" "$work/prom-late/ready.json" "${auto[@]}" 2>&1); rc=$?
+late=$(echo "$out" | sed -n 's/^lag, step at 0 s to new ready (s) *\([0-9.]*\) .*/\1/p')
+if [ $rc -eq 1 ] && [ -n "$lag" ] && [ -n "$late" ] && python3 -c "import sys; sys.exit(abs(float('$late') - float('$lag') - 60) > 1e-9)" \
+   && [[ "$out" == *"lag, step at 0 s to new ready (s)"*"FAIL"* ]]
+then pass; else fail "Prometheus export 60 s late: $rc lag $lag late $late $out"; fi
+# The overlay plot of measured and simulated series.
+out=$(python3 "$repo/analysis/plots/plot.py" prometheus "$work/auto" "$work/prom-late/ready.json" \
+      "requests_per_s=$work/prom/requests_per_s.json" --out "$work/prom.png" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ -s "$work/prom.png" ] && [[ "$out" == *"ready: "*"requests_per_s: "* ]]; then pass
+else fail "Prometheus overlay plot: $rc $out"; fi
+# Bad exports given to the plot: one line naming the file, exit 2.
+python3 -c 'print("{\"data\": " + "[" * 100000 + "]" * 100000 + "}")' > "$work/deep.json"
+echo '{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[0,1]]}]}}' > "$work/bare.json"
+for bad in "$work/deep.json:not JSON" "ready=$work/bare.json:/data/result/0/values/0: expected [UNIX_TIME" "$work/bare.json:cannot tell which series"; do
+  out=$(python3 "$repo/analysis/plots/plot.py" prometheus "$work/auto" "${bad%%:*}" --out "$work/bad.png" 2>&1); rc=$?
+  if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == *"${bad#*:}"* ]]; then pass; else fail "bad export plotted: $rc $out"; fi
+done
+
 finish

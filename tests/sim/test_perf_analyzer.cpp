@@ -9,6 +9,8 @@
 #include "analysis/outputs/perf_report.hpp"
 #include "cli/processes/isolated_run.hpp"
 #include "models/io/json/json_reader.hpp"
+#include "models/io/limits.hpp"
+#include "models/scenario/scenario_size.hpp"
 #include "sim/perf_simulation.hpp"
 #include "tests/support/simulation_support.hpp"
 
@@ -131,4 +133,46 @@ TEST_CASE("dynamic batching multiplies throughput for small requests and changes
   const double large_batched = inferences_per_s(4, 1693, 2048, true);
   CHECK(large_batched == large_plain);
   CHECK(large_plain == doctest::Approx(1693 / (2e-3 + 47.9e-6 * 1693)).epsilon(0.01));
+}
+
+TEST_CASE("perf, a request-rate level of 400,000 requests at utilisation 0.5 runs: Server Queue is M/D/1's mean wait") {
+  // Only a handful of requests are in flight at once at a rate the server keeps up with, so the
+  // level's total is no bound on what the run holds.
+  const double tau = 1e-3 + 10e-6;  // batch 1
+  const double rho = 0.5;
+  const double rate = rho / tau;
+  const double window_s = 200;
+  json d = perf_scenario({{"model", "m"},
+                          {"request_rate", {rate}},
+                          {"request_distribution", "poisson"},
+                          {"warmup", "10s"},
+                          {"measurement_interval", std::to_string(window_s) + "s"},
+                          {"windows", 4}});
+  d["models"]["m"]["max_batch_size"] = 1;
+  REQUIRE(rate * (10 + 4 * window_s) > 400'000);
+  const LevelResult r = run_level(d);
+  const double expected_wait = rho * tau / (2 * (1 - rho));  // Pollaczek-Khinchine, deterministic service
+  CHECK(r.row.server_queue_us * 1e-6 == doctest::Approx(expected_wait).epsilon(0.03));
+  CHECK(r.row.inferences_per_s == doctest::Approx(rate).epsilon(0.01));
+  CHECK(r.completed == doctest::Approx(rate * 4 * window_s).epsilon(0.01));
+}
+
+TEST_CASE("perf, a request rate the server cannot keep up with stops at the cap on requests in flight, with an error") {
+  // 20,000 requests/s against one instance that serves 1 / 1.01 ms ~ 990/s: the backlog grows by
+  // ~19,000/s, so the cap of limits::kMaxPerfRequestsInFlight is reached after ~1.3 s.
+  json d = perf_scenario({{"model", "m"}, {"request_rate", {20000}}, {"measurement_interval", "10s"}, {"windows", 1}});
+  d["models"]["m"]["max_batch_size"] = 1;
+  const Scenario scenario = test::parse(d);
+  CHECK(perf_requests_in_flight_cap(scenario) == limits::kMaxPerfRequestsInFlight);
+  const std::string error = run_isolated([&]() -> std::string {
+    try {
+      simulate_perf_level(scenario, 0);
+      return "no error";
+    } catch (const InputError& e) {
+      return e.what();
+    }
+  });
+  CHECK(error.find("/perf_analyzer/request_rate/0: at 20000") != std::string::npos);
+  CHECK(error.find("the server does not keep up: 25000 requests were in flight") != std::string::npos);
+  MESSAGE(error);
 }
