@@ -14,7 +14,7 @@ time (user + system), the 1-minute load average when it started, and what it sim
 Markdown.
 
   saturation_bench.py --sonicsim build/sonicsim --floor build/simgrid_floor --jobs 1000,3000,5000
-      [--farm saturating|open] [--duration 300] [--limit 150] [--cfg NAME:VALUE ...] [--option PATH=JSON ...]
+      [--farm saturating|open] [--duration 300] [--limit 100] [--cfg NAME:VALUE ...] [--option PATH=JSON ...]
 """
 import argparse
 import json
@@ -33,7 +33,7 @@ OFFERED_BPS_PER_JOB = 55000 * 9216 * 8 / 117.5  # bits per event over CPU + prep
 
 
 def farm(root, jobs, kind, duration):
-    s = bench.protodune_farm(root, jobs, max(2, jobs // 100), duration)
+    s = bench.protodune_farm(root, jobs, max(2, jobs // 100), duration)  # servers of 2 GPUs: at least one
     s["simulation"]["stack_size"] = "16KiB"
     if kind == "open":
         s["platform"]["site_uplink"]["bandwidth"] = "10Tbps"
@@ -76,7 +76,7 @@ def main():
     parser.add_argument("--jobs", required=True, help="comma-separated job counts")
     parser.add_argument("--farm", choices=("saturating", "open"), default="saturating")
     parser.add_argument("--duration", type=float, default=300, help="simulated seconds")
-    parser.add_argument("--limit", type=float, default=150, help="CPU seconds before a run is stopped")
+    parser.add_argument("--limit", type=float, default=100, help="CPU seconds before a run is stopped")
     parser.add_argument("--cfg", action="append", default=[], help="SimGrid setting for the floor")
     parser.add_argument("--option", action="append", default=[], help="scenario field for sonicsim, PATH=JSON")
     args = parser.parse_args()
