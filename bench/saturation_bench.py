@@ -78,7 +78,7 @@ def main():
     parser.add_argument("--duration", type=float, default=300, help="simulated seconds")
     parser.add_argument("--limit", type=float, default=100, help="CPU seconds before a run is stopped")
     parser.add_argument("--cfg", action="append", default=[], help="SimGrid setting for the floor")
-    parser.add_argument("--option", action="append", default=[], help="scenario field for sonicsim, PATH=JSON")
+    parser.add_argument("--option", action="append", default=[], help="set a scenario field for both simulators, PATH=JSON (e.g. simulation.seed=3)")
     args = parser.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     print(f"{args.farm} farm, {args.duration:g} s simulated, runs stopped after {args.limit:g} s of CPU time"
