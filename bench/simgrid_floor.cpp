@@ -4,11 +4,17 @@
 // frontend, no batcher, no GPU queue, no recording. Its requests per wall second are what SimGrid
 // itself costs for this traffic while each request is two SimGrid transfers.
 //
-//   simgrid_floor SCENARIO.json     prints: requests <n> wall_s <s> simulated_s <s>
+//   simgrid_floor SCENARIO.json [--cfg=NAME:VALUE]...
+//       prints: requests <n> wall_s <s> simulated_s <s> upload_mean_s <s>
+// (upload_mean_s: the mean duration of the uploads that ended, latency included: what a setting
+// that trades exactness for speed moves first).
+// Each --cfg is handed to SimGrid after the scenario's own settings (network/optim:Full, ...), to
+// measure what the engine's settings do to this traffic.
 #include <chrono>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -25,8 +31,8 @@ namespace sg4 = simgrid::s4u;
 using namespace sonicsim;
 
 int main(int argc, char** argv) try {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: simgrid_floor SCENARIO.json\n");
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: simgrid_floor SCENARIO.json [--cfg=NAME:VALUE]...\n");
     return 2;
   }
   const Scenario scenario = load_scenario(argv[1], {});
@@ -34,6 +40,11 @@ int main(int argc, char** argv) try {
   if (!workload.duration_s) throw std::runtime_error("the floor runs duration-limited workloads");
   if (workload.submit) throw std::runtime_error("the floor runs static farms (\"start\"), not batch-system workloads");
   const auto engine = sim::make_engine(scenario.simulation);
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--cfg=", 0) != 0) throw std::runtime_error("expected --cfg=NAME:VALUE, got " + arg);
+    sg4::Engine::set_config(arg.substr(6));
+  }
   const sim::FarmPlatform farm = sim::build_platform(scenario);
 
   // Every CPU module and preprocessing at its mean, then the inference modules' requests in turn.
@@ -48,6 +59,8 @@ int main(int argc, char** argv) try {
     }
   }
   static long requests = 0;
+  static long uploads = 0;
+  static double upload_s = 0;
   const std::vector<int> placement = sim::place_jobs(scenario, farm);
   for (int j = 0; j < workload.jobs; ++j) {
     sg4::Host* host = farm.workers[static_cast<std::size_t>(placement[j])].host;
@@ -64,7 +77,10 @@ int main(int argc, char** argv) try {
           const int event_items = std::get<int>(module->items_per_event);
           for (std::int64_t k = 0; k < module->requests_for(event_items); ++k) {
             const int items = module->items_in_request(k, event_items);
+            const double sent_at = sg4::Engine::get_clock();
             sg4::Comm::sendto(host, server, static_cast<std::uint64_t>(items * model.input_bytes_per_item));
+            upload_s += sg4::Engine::get_clock() - sent_at;
+            ++uploads;
             sg4::this_actor::sleep_for(kernel_latency_s(model.latency_for(gpu), items));
             sg4::Comm::sendto(server, host, static_cast<std::uint64_t>(items * model.output_bytes_per_item));
             ++requests;
@@ -76,7 +92,8 @@ int main(int argc, char** argv) try {
   const auto wall_start = std::chrono::steady_clock::now();
   engine->run_until(*workload.duration_s);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  std::printf("requests %ld wall_s %.6f simulated_s %.3f\n", requests, wall_s, sg4::Engine::get_clock());
+  std::printf("requests %ld wall_s %.6f simulated_s %.3f upload_mean_s %.9f\n", requests, wall_s,
+              sg4::Engine::get_clock(), uploads > 0 ? upload_s / static_cast<double>(uploads) : 0.0);
   sg4::Actor::kill_all();
   engine->run();
   return 0;
