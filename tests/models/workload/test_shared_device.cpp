@@ -53,7 +53,9 @@ TEST_CASE("two kernels: A of 2 s from t = 0, B of 1 s from t = 0.5") {
   //   f = 0.5: B ends 0.5 + 1 / (2/3) = 2.0; A ends 2.0 + 0.5 = 2.5.
   //   f = 1:   B ends 0.5 + 1 = 1.5; A ends 2.0 (never slowed).
   const std::vector<Kernel> kernels{{0, 2.0, 0.0}, {1, 1.0, 0.5}};
-  for (const auto& [f, b_end, a_end] : {std::tuple{0.0, 2.5, 3.0}, {0.5, 2.0, 2.5}, {1.0, 1.5, 2.0}}) {
+  for (const auto& expected : {std::tuple{0.0, 2.5, 3.0}, {0.5, 2.0, 2.5}, {1.0, 1.5, 2.0}}) {
+    // Plain variables, not a structured binding: CAPTURE makes a lambda, and clang 14 cannot capture bindings.
+    const double f = std::get<0>(expected), b_end = std::get<1>(expected), a_end = std::get<2>(expected);
     CAPTURE(f);
     const auto ends = run(f, kernels);
     CHECK(ends.at(1) == doctest::Approx(b_end).epsilon(1e-12));
@@ -70,8 +72,9 @@ TEST_CASE("three kernels: A of 3 s and B of 1 s from t = 0, C of 2 s from t = 1"
   //   8/3 and ends alone 1/3 s later, at 27/6 = 4.5.
   // f = 1: nobody is slowed: B ends 1, A and C both at 3 (together, in the order they started).
   const std::vector<Kernel> kernels{{0, 3.0, 0.0}, {1, 1.0, 0.0}, {2, 2.0, 1.0}};
-  for (const auto& [f, a_end, b_end, c_end] :
-       {std::tuple{0.0, 6.0, 2.5, 5.5}, {0.5, 4.5, 5.0 / 3, 25.0 / 6}, {1.0, 3.0, 1.0, 3.0}}) {
+  for (const auto& expected : {std::tuple{0.0, 6.0, 2.5, 5.5}, {0.5, 4.5, 5.0 / 3, 25.0 / 6}, {1.0, 3.0, 1.0, 3.0}}) {
+    const double f = std::get<0>(expected), a_end = std::get<1>(expected), b_end = std::get<2>(expected),
+                 c_end = std::get<3>(expected);
     CAPTURE(f);
     const auto ends = run(f, kernels);
     CHECK(ends.at(0) == doctest::Approx(a_end).epsilon(1e-12));
