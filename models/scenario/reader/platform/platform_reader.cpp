@@ -78,8 +78,9 @@ ServerFailures read_failures(const JsonNode& node) {
 }
 
 ServerGroup read_server_group(const JsonNode& node) {
+  // "supersonic_values" is expanded before (reader/supersonic/): here it can only be null.
   node.allow_only({"name", "count", "devices_per_server", "gpus_per_server", "device", "gpu", "nic", "models", "frontend",
-                   "failures", "autoscaling", "kernel_overlap"});
+                   "failures", "autoscaling", "kernel_overlap", "supersonic_values"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
