@@ -57,8 +57,9 @@ Scenario parse_scenario(const nlohmann::json& document, const std::string& file)
   return parse_expanded(supersonic::expand_supersonic_values(document, file), file);
 }
 
-// A --set of a group's values file (or of what holds it) applies before the file is expanded, any
-// other after, so that it changes what the file gave.
+// A --set of a group's "supersonic_values" applies before the file is expanded, every other after
+// it and in the order given, so that it changes what the file gave; one that puts a values file
+// back (a new /platform/servers) is expanded in turn.
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
   nlohmann::json document = read_json_file(path);
   for (const auto& [pointer, value] : overrides)
@@ -69,6 +70,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
       apply_override(expanded.document, pointer, value, path);
       supersonic::forget_sources_under(expanded, pointer);
     }
+  if (supersonic::still_names_values_file(expanded.document))
+    return parse_expanded(supersonic::expand_supersonic_values(expanded.document, path), path);
   return parse_expanded(expanded, path);
 }
 

@@ -86,9 +86,16 @@ ExpandedScenario expand_supersonic_values(const json& document, const std::strin
 
 bool names_values_file(const std::string& pointer) {
   const std::vector<std::string> t = tokens(pointer);
-  const bool index = t.size() < 3 || (!t[2].empty() && t[2].find_first_not_of("0123456789") == std::string::npos);
-  return (t.empty() || t[0] == "platform") && (t.size() < 2 || t[1] == "servers") && index &&
-         (t.size() < 4 || t[3] == "supersonic_values");
+  return t.size() == 4 && t[0] == "platform" && t[1] == "servers" && !t[2].empty() &&
+         t[2].find_first_not_of("0123456789") == std::string::npos && t[3] == "supersonic_values";
+}
+
+bool still_names_values_file(const nlohmann::json& document) {
+  const nlohmann::json::json_pointer servers("/platform/servers");
+  if (!document.is_object() || !document.contains(servers) || !document.at(servers).is_array()) return false;
+  for (const json& group : document.at(servers))
+    if (group.is_object() && group.contains("supersonic_values") && !group["supersonic_values"].is_null()) return true;
+  return false;
 }
 
 void forget_sources_under(ExpandedScenario& expanded, const std::string& pointer) {

@@ -28,9 +28,13 @@ struct ExpandedScenario {
 // values file's is written relative to it.
 ExpandedScenario expand_supersonic_values(const nlohmann::json& document, const std::string& file);
 
-// Whether a --set pointer reaches a group's "supersonic_values" (it is applied before the expansion,
-// every other --set after it, so that --set changes what the file gives).
+// Whether a --set pointer is a group's "supersonic_values" (it is applied before the expansion,
+// every other --set after it and in its order, so that --set changes what the file gives).
 bool names_values_file(const std::string& pointer);
+
+// Whether a group of `document` still names a values file: one a --set of /platform/servers (or
+// of what holds it) put there after the expansion.
+bool still_names_values_file(const nlohmann::json& document);
 
 // A --set at `pointer` replaced what a values file gave there and below.
 void forget_sources_under(ExpandedScenario& expanded, const std::string& pointer);

@@ -213,3 +213,22 @@ TEST_CASE("the scenario's own keys override the file's; an error in a value the 
   const test::Failure missing = test::failure_of([] { site("values-nowhere.yaml"); });
   CHECK(missing.file == kSites + "values-nowhere.yaml");
 }
+
+TEST_CASE("--set: a group's values file is chosen first; every other --set applies after the file, in its order") {
+  json d = naming("values-geddes-cms.yaml");
+  const std::string path = test::write_scratch_file("site-set.json", d.dump());
+  // The file's count (11) and then an emptied server list: the order of the --set flags holds.
+  const Scenario none = load_scenario(path, {{"/platform/servers/0/count", "4"}, {"/platform/servers", "[]"}});
+  CHECK(none.platform.servers.empty());
+  // Another site's file, and a key over what that file gives.
+  const Scenario nautilus = load_scenario(
+      path, {{"/platform/servers/0/count", "3"}, {"/platform/servers/0/supersonic_values", json(kSites + "values-nautilus-cms.yaml").dump()}});
+  CHECK(nautilus.platform.servers[0].count == 3);  // over the file's 5 replicas
+  CHECK_FALSE(nautilus.platform.servers[0].autoscaling);
+  // A new server list that names a file is expanded in turn.
+  json group = d["platform"]["servers"][0];
+  group["supersonic_values"] = kSites + "values-nautilus-atlas.yaml";
+  const Scenario atlas = load_scenario(path, {{"/platform/servers", json::array({group}).dump()}});
+  CHECK(atlas.platform.servers[0].count == 1);
+  CHECK(atlas.platform.load_balancing == LoadBalancing::RoundRobin);
+}
