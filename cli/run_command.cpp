@@ -59,6 +59,8 @@ int run_command(const std::vector<std::string>& args) {
     overrides.emplace_back("/simulation/stop_at_precision", rule.dump());
   }
   const Scenario scenario = load_scenario(scenario_path, overrides);
+  if (!vm.count("quiet"))  // what a SuperSONIC values file sets that the simulation leaves out
+    for (const std::string& note : scenario.notes) std::cerr << "sonicsim: note: " << note << '\n';
   if (scenario.perf_analyzer) {
     if (!output.empty()) throw po::error("--output applies to grid-job workloads; use --perf-csv FILE for a perf_analyzer load");
     return run_perf_levels(scenario, perf_csv_path, vm.count("quiet") > 0);

@@ -28,6 +28,7 @@ seed() {
 }
 seed scenario "" scenarios/*.json tests/data/regression/*.json
 seed config_pbtxt "" tests/data/triton/*.pbtxt
+seed values "" tests/data/supersonic/*.yaml
 seed measurements 00 calibration/data/*.csv
 seed measurements 01 tests/data/logs/perf_analyzer*.csv
 seed measurements 02 calibration/models/*.json
@@ -53,7 +54,7 @@ run_target() {
 
 status=0
 pids=()
-for target in scenario config_pbtxt measurements logs; do
+for target in scenario config_pbtxt values measurements logs; do
   run_target "$target" &
   pids+=($!)
   if [ ${#pids[@]} -ge "$parallel" ]; then

@@ -8,6 +8,7 @@ packages=(
   libboost-program-options-dev
   libeigen3-dev
   nlohmann-json3-dev
+  libyaml-cpp-dev
   libfccp-dev
   doctest-dev
   libprotobuf-dev protobuf-compiler

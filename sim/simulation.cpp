@@ -48,7 +48,7 @@ void record_timeseries_row(const Scenario& scenario, const sim::Prometheus& prom
   } else {
     for (int s = 0; s < balancer.servers(); ++s) row.ready += balancer.ready(s) ? 1 : 0;
     row.desired = balancer.servers();
-    row.metric = prometheus.supersonic_load_ms(window_s);
+    row.metric = prometheus.query(scenario.platform.proxy->gate->metric, window_s);
   }
   row.requests_per_s = prometheus.requests_per_s(window_s);
   row.queue_ms = prometheus.queue_ms_per_request(window_s);

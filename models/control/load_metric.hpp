@@ -25,4 +25,17 @@ std::optional<double> supersonic_load_ms(std::span<const PromSeries> queue_durat
                                          std::span<const PromSeries> exec_count, std::int64_t at_ms,
                                          std::int64_t range_ms = 30'000);
 
+// The same ratio taken per series and then summed, as Purdue Geddes's serverLoadMetric writes it
+// (SuperSONIC values/values-geddes-cms.yaml at e578801):
+//
+//   sum by (release) (rate(nv_inference_queue_duration_us[30s]) / (rate(nv_inference_exec_count[30s]) * 1000 + 0.001))
+//
+// PromQL's "/" pairs the two series of each pod, model and GPU (same labels once rate() drops the
+// names), so with n equally loaded pods it reads n times supersonic_load_ms. A series without a
+// rate on either side drops out; with none left, no value. `queue_duration_us[i]` and
+// `exec_count[i]` are the two counters of one series.
+std::optional<double> supersonic_load_summed_ms(std::span<const PromSeries> queue_duration_us,
+                                                std::span<const PromSeries> exec_count, std::int64_t at_ms,
+                                                std::int64_t range_ms = 30'000);
+
 }  // namespace sonicsim

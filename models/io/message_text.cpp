@@ -75,18 +75,20 @@ std::string shortened(const std::string& text, std::size_t max_chars) {
 
 }  // namespace
 
-bool valid_utf8(std::string_view text) {
+std::size_t first_invalid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     if (static_cast<unsigned char>(text[i]) < 0x80) {
       ++i;
     } else if (const std::size_t n = utf8_length(text, i); n > 0) {
       i += n;
     } else {
-      return false;
+      return i;
     }
   }
-  return true;
+  return std::string_view::npos;
 }
+
+bool valid_utf8(std::string_view text) { return first_invalid_utf8(text) == std::string_view::npos; }
 
 std::string printable(std::string_view text, std::size_t max_chars) { return shortened(escaped(text), max_chars); }
 

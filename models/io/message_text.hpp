@@ -12,6 +12,8 @@ std::string printable(std::string_view text, std::size_t max_chars = 80);
 
 // Whether `text` is well-formed UTF-8 (RFC 3629).
 bool valid_utf8(std::string_view text);
+// The offset of the first byte of `text` that starts no well-formed UTF-8 sequence; npos if none.
+std::size_t first_invalid_utf8(std::string_view text);
 
 // A whole message made fit for one terminal line: every character escaped as in printable(),
 // quoted snippets ("...") longer than 80 bytes shortened, and the whole at most 1000 bytes.

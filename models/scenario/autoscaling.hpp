@@ -1,17 +1,10 @@
 #pragma once
 // The scenario's /platform/servers/N/autoscaling: KEDA and the HPA scaling a server group.
 #include "models/control/hpa.hpp"
+#include "models/scenario/scaling_metric.hpp"
 #include "models/workload/distribution.hpp"
 
 namespace sonicsim {
-
-// The metric an autoscaler reads from Prometheus (supersonic-deployment.md §1.5, §7).
-enum class ScalingMetric {
-  SupersonicLoad,       // sum(rate(queue_duration_us)) / (sum(rate(exec_count)) x 1000 + 0.001), in ms
-  QueueTimePerRequest,  // sum(rate(queue_duration_us)) / sum(rate(request_success)) / 1000, in ms
-  GpuUtilization,       // the mean over scraped GPUs of rate(busy seconds), between 0 and 1
-  InFlightPerReplica,   // Envoy's active requests to the deployment over its ready replicas, last scrape
-};
 
 // KEDA scaling a server group as one Kubernetes Deployment (supersonic-deployment.md §1.6, §3, §4, §7).
 // The group's servers are the GPU pool: a pod runs on one of them, and a pod with none free stays

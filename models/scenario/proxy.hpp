@@ -5,6 +5,7 @@
 
 #include "models/control/token_bucket.hpp"
 #include "models/scenario/link.hpp"
+#include "models/scenario/scaling_metric.hpp"
 
 namespace sonicsim {
 
@@ -12,8 +13,9 @@ namespace sonicsim {
 // (RepositoryIndex) is refused while the server load metric exceeds the threshold, and the job then
 // runs its inference on its own CPU for its whole life.
 struct SaturationGateSpec {
-  double threshold_ms = 100;  // serverLoadThreshold: the load metric is in milliseconds
+  double threshold_ms = 100;  // serverLoadThreshold, in the metric's unit (SuperSONIC's load metrics: ms)
   double window_s = 30;       // the metric's rate() window
+  ScalingMetric metric = ScalingMetric::SupersonicLoad;  // serverLoadMetric, as the autoscaler's
 };
 
 // An Envoy proxy in the data centre between the jobs and the servers: every request and response

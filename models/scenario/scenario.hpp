@@ -30,6 +30,9 @@ struct Scenario {
   SimulationOptions simulation;
   std::optional<Costs> costs;
   DeviceNaming device_naming = DeviceNaming::Gpu;  // how the scenario, and so its outputs, name accelerators
+  // What a SuperSONIC values file named by a server group sets that the simulation leaves out, and
+  // how the chart's quirks were followed: "FILE: ..." one line each, for the command line to print.
+  std::vector<std::string> notes;
 
   int model_index(const std::string& model_name) const { return sonicsim::model_index(models, model_name); }
   // Whether requests can fail (servers that fail, or a client deadline): the outputs then say how.

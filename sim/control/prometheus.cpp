@@ -150,6 +150,8 @@ std::optional<double> Prometheus::gpu_utilization(double window_s) const {
 std::optional<double> Prometheus::query(ScalingMetric metric, double window_s) const {
   switch (metric) {
     case ScalingMetric::SupersonicLoad: return supersonic_load_ms(window_s);
+    case ScalingMetric::SupersonicLoadSummed:
+      return sonicsim::supersonic_load_summed_ms(queue_duration_us_, exec_count_, now_ms(), to_ms(window_s));
     case ScalingMetric::QueueTimePerRequest: return queue_ms_per_request(window_s);
     case ScalingMetric::GpuUtilization: return gpu_utilization(window_s);
     case ScalingMetric::InFlightPerReplica: return in_flight_per_replica_;

@@ -213,6 +213,58 @@ many = [{"type": "T%d" % (i % 50), "label": "m%d" % i, "events": 4, "time_thread
 rc, _, err = run(["run", scenario("report_many", from_report("many-report.json", fasttimer_report(many), "module")), "--quiet"])
 check("a report of 100,000 modules runs, one step per module", rc == 0 and err == "", f"exit {rc}: {err[:300]!r}")
 
+# ---- SuperSONIC values files (YAML, read as Helm reads them) -----------------------------------------
+def values_file(name, content):
+    """A scenario whose server group names the values file NAME.yaml holding `content`."""
+    path = write(name + ".yaml", content)
+    def apply(s):
+        group = s["platform"]["servers"][0]
+        group.pop("count")
+        group["supersonic_values"] = path
+        s["platform"]["proxy"] = {"nic": {"bandwidth": "10Gbps", "latency": "50us"}}
+    return apply
+GPU = "triton:\n  resources:\n    limits: {nvidia.com/gpu: 1}\n"
+def bad_values(name, content, where, *expected):
+    bad_scenario(name, values_file(name, content), *expected, file=f"{name}.yaml: {where}")
+# Ten levels of ten aliases: ten billion values once expanded, 400 bytes in the file.
+bomb = "a: &a [" + ",".join(["x"] * 10) + "]\n" + "".join(
+    f"{c}: &{c} [" + ",".join([f"*{chr(ord(c) - 1)}"] * 10) + "]\n" for c in "bcdefghij")
+bad_values("values_alias_bomb", bomb, "/e/", "more than 100000 values once the aliases are expanded")
+bad_values("values_alias_to_itself", "a: &a [*a]\n", "/a/0/0/", "nested more than 64 levels deep")
+bad_values("values_deep_flow", "a: " + "[" * 200000 + "]" * 200000 + "\n", "line 1, column ", "invalid YAML: nested more than 64 levels")
+bad_values("values_deep_block", "".join(" " * i + "k:\n" for i in range(1000)), "line ", "invalid YAML: nested more than 64 levels")
+bad_values("values_huge", "a: " + "x" * (2 << 20) + "\n", "/: ", "more than the 1 MiB")
+bad_scenario("values_from_dev_zero", lambda s: values_file("z", "")(s) or s["platform"]["servers"][0].update(
+    {"supersonic_values": "/dev/zero"}), "1 MiB", file="/dev/zero: /: ")
+bad_values("values_a_list", "- a\n- b\n", "/: ", "expected a map of values")
+bad_values("values_wrong_type_map", GPU + "envoy: 5\n", "/envoy: ", "expected a map, got number 5")
+bad_values("values_wrong_type_integer", GPU + "keda: {enabled: true, maxReplicaCount: [11]}\n", "/keda/maxReplicaCount: ",
+           "expected an integer")
+bad_values("values_wrong_type_policy", GPU + "envoy: {loadBalancerPolicy: 3}\n", "/envoy/loadBalancerPolicy: ")
+bad_values("values_nan", GPU + "serverLoadThreshold: .nan\n", "/serverLoadThreshold: ", "expected a finite number")
+bad_values("values_infinite_replicas", GPU + "  replicas: .inf\n", "/triton/replicas: ", "expected a finite number")
+bad_values("values_huge_replicas", GPU + "  replicas: 99999999999999999999\n", "/triton/replicas: ")
+bad_values("values_bad_utf8", GPU.encode() + b"  image: \"\xff\xfe\"\n", "line 4, column 11: ", "expected UTF-8 text, got the byte \\xFF")
+bad_values("values_nul_byte", GPU.encode() + b"  image: a\x00b\n", "line 4, column 11: ", "control character \\x00")
+bad_values("values_tab_indent", "triton:\n\treplicas: 2\n", "line 2, column 1: ", "a tab in the indentation")
+bad_values("values_syntax", GPU + "  replicas: [1, 2\n", "line 5, column 1: ", "invalid YAML")
+bad_values("values_duplicate_key", GPU + "keda:\n  maxReplicaCount: 2\n  maxReplicaCount: 11\n", "/keda/maxReplicaCount: ",
+           "duplicate key")
+bad_values("values_two_documents", GPU + "---\nkeda: {}\n", "/: ", "expected one YAML document")
+bad_values("values_custom_tag", GPU + "keda: !vault {enabled: true}\n", "/keda: ", "unsupported YAML tag")
+bad_values("values_unknown_metric", GPU + "keda: {enabled: true}\nserverLoadMetric: avg(up)\n", "/serverLoadMetric: ",
+           "a PromQL query sonicsim cannot evaluate")
+bad_scenario("values_path_not_text", lambda s: values_file("n", GPU)(s) or s["platform"]["servers"][0].update(
+    {"supersonic_values": 5}), "/platform/servers/0/supersonic_values: ")
+bad_scenario("values_file_missing", lambda s: values_file("m", GPU)(s) or s["platform"]["servers"][0].update(
+    {"supersonic_values": "nowhere.yaml"}), file="nowhere.yaml: ")
+rc, _, err = run(["run", scenario("values_ok", values_file("values_ok", GPU + "grafana: {enabled: true}\n")), "--quiet"])
+check("a values file runs, and --quiet keeps its notes quiet", rc == 0 and err == "", f"exit {rc}: {err[:300]!r}")
+rc, _, err = run(["run", scenario("values_notes", values_file("values_notes", GPU + "grafana: {enabled: true}\n"))])
+check("each note on what a values file sets is one line naming the file",
+      rc == 0 and "sonicsim: note: " + os.path.join(WORK, "values_notes.yaml") + ": ignored, not simulated: grafana\n" in err,
+      f"exit {rc}: {err[:600]!r}")
+
 # ---- Flags ---------------------------------------------------------------------------------------
 expect_error("plan --max-jobs 0", ["plan", own, "--max-jobs", "0"], "--max-jobs expects a whole number of at least 1")
 expect_error("plan --tolerance inf", ["plan", own, "--tolerance", "inf"], "--tolerance: expected a fraction below 1")

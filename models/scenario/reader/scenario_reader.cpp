@@ -7,13 +7,15 @@
 #include "models/scenario/reader/model/model_reader.hpp"
 #include "models/scenario/reader/platform/platform_reader.hpp"
 #include "models/scenario/reader/simulation_reader.hpp"
+#include "models/scenario/reader/supersonic/supersonic_values.hpp"
 #include "models/scenario/reader/workload/perf_analyzer_reader.hpp"
 #include "models/scenario/reader/workload/workload_reader.hpp"
 #include "models/scenario/scenario_size.hpp"
 
 namespace sonicsim {
+namespace {
 
-Scenario parse_scenario(const nlohmann::json& document, const std::string& file) {
+Scenario parse_document(const nlohmann::json& document, const std::string& file) {
   const JsonNode root(document, "", file);
   root.allow_only({"name", "description", "platform", "models", "workload", "perf_analyzer", "simulation", "costs"});
   Scenario s;
@@ -37,10 +39,40 @@ Scenario parse_scenario(const nlohmann::json& document, const std::string& file)
   return s;
 }
 
+// A scenario whose SuperSONIC values file has been expanded: an error about a key the file gave
+// names the file and its key.
+Scenario parse_expanded(const supersonic::ExpandedScenario& expanded, const std::string& file) {
+  try {
+    Scenario s = parse_document(expanded.document, file);
+    s.notes = expanded.notes;
+    return s;
+  } catch (const InputError& e) {
+    supersonic::rethrow_at_source(e, expanded);
+  }
+}
+
+}  // namespace
+
+Scenario parse_scenario(const nlohmann::json& document, const std::string& file) {
+  return parse_expanded(supersonic::expand_supersonic_values(document, file), file);
+}
+
+// A --set of a group's "supersonic_values" applies before the file is expanded, every other after
+// it and in the order given, so that it changes what the file gave; one that puts a values file
+// back (a new /platform/servers) is expanded in turn.
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
   nlohmann::json document = read_json_file(path);
-  for (const auto& [pointer, value] : overrides) apply_override(document, pointer, value, path);
-  return parse_scenario(document, path);
+  for (const auto& [pointer, value] : overrides)
+    if (supersonic::names_values_file(pointer)) apply_override(document, pointer, value, path);
+  supersonic::ExpandedScenario expanded = supersonic::expand_supersonic_values(document, path);
+  for (const auto& [pointer, value] : overrides)
+    if (!supersonic::names_values_file(pointer)) {
+      apply_override(expanded.document, pointer, value, path);
+      supersonic::forget_sources_under(expanded, pointer);
+    }
+  if (supersonic::still_names_values_file(expanded.document))
+    return parse_expanded(supersonic::expand_supersonic_values(expanded.document, path), path);
+  return parse_expanded(expanded, path);
 }
 
 }  // namespace sonicsim

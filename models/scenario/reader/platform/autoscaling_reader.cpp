@@ -5,21 +5,11 @@
 
 #include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
+#include "models/scenario/reader/platform/platform_choices.hpp"
 #include "models/scenario/reader/value_readers.hpp"
 
 namespace sonicsim {
 namespace {
-
-constexpr Choice<ScalingMetric> kScalingMetrics[]{
-    {"supersonic_load", ScalingMetric::SupersonicLoad},
-    {"queue_time_per_request", ScalingMetric::QueueTimePerRequest},
-    {"gpu_utilization", ScalingMetric::GpuUtilization},
-    {"in_flight_per_replica", ScalingMetric::InFlightPerReplica},
-};
-constexpr Choice<MetricTarget> kMetricTypes[]{{"Value", MetricTarget::Value}, {"AverageValue", MetricTarget::AverageValue}};
-constexpr Choice<PolicySelect> kPolicySelects[]{
-    {"max", PolicySelect::Max}, {"min", PolicySelect::Min}, {"disabled", PolicySelect::Disabled}};
-constexpr Choice<ScalingPolicyKind> kPolicyTypes[]{{"pods", ScalingPolicyKind::Pods}, {"percent", ScalingPolicyKind::Percent}};
 
 // One direction of the HPA's behaviour; what is not given keeps Kubernetes' default, as the HPA
 // controller fills in unset fields (pkg/apis/autoscaling/v2/defaults.go, GenerateHPAScaleUpRules).
@@ -47,6 +37,8 @@ ScalingRules read_scaling_rules(const JsonNode& node, ScalingRules rules) {
 
 }  // namespace
 
+ScalingMetric read_scaling_metric(const JsonNode& node) { return node.choice(kScalingMetrics); }
+
 AutoscalingSpec read_autoscaling(const JsonNode& node, int pool) {
   node.allow_only({"min_replicas", "max_replicas", "initial_replicas", "metric", "metric_window", "threshold",
                    "metric_type", "tolerance", "sync_period", "polling_interval", "cooldown", "activation_threshold",
@@ -65,7 +57,7 @@ AutoscalingSpec read_autoscaling(const JsonNode& node, int pool) {
     node.at("min_replicas").fail("expected at most " + std::to_string(pool) +
                                  " (the group's count: its GPU pool has that many servers)");
   }
-  if (auto m = node.find("metric")) a.metric = m->choice(kScalingMetrics);
+  if (auto m = node.find("metric")) a.metric = read_scaling_metric(*m);
   if (auto w = node.find("metric_window")) a.metric_window_s = w->positive_duration_s();
   a.hpa.target = node.at("threshold").number_in(0, 1e12);
   if (!(a.hpa.target > 0)) node.at("threshold").fail("expected a positive threshold");

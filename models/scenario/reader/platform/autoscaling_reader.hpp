@@ -5,6 +5,10 @@
 
 namespace sonicsim {
 
+// One of the metrics Prometheus answers (scaling_metric.hpp), by its name in a scenario; the
+// saturation gate reads its own with it.
+ScalingMetric read_scaling_metric(const JsonNode& node);
+
 // `pool`: the group's count of servers, the most replicas that can be ready at the start.
 AutoscalingSpec read_autoscaling(const JsonNode& node, int pool);
 

@@ -9,6 +9,7 @@
 #include "models/io/limits.hpp"
 #include "models/scenario/device_naming.hpp"
 #include "models/scenario/reader/platform/autoscaling_reader.hpp"
+#include "models/scenario/reader/platform/platform_choices.hpp"
 #include "models/scenario/reader/platform/proxy_reader.hpp"
 #include "models/scenario/reader/value_readers.hpp"
 
@@ -16,12 +17,6 @@ namespace sonicsim {
 namespace {
 
 constexpr Choice<JobPlacement> kPlacements[]{{"fill", JobPlacement::Fill}, {"spread", JobPlacement::Spread}};
-constexpr Choice<LoadBalancing> kLoadBalancing[]{
-    {"per_job", LoadBalancing::PerJob},
-    {"round_robin", LoadBalancing::RoundRobin},
-    {"random", LoadBalancing::Random},
-    {"least_request", LoadBalancing::LeastRequest},
-};
 
 // Worker pools and server groups name hosts ("NAME-3", "NAME-0/gpu1") and output files.
 std::string host_prefix(const JsonNode& node) {
@@ -83,8 +78,9 @@ ServerFailures read_failures(const JsonNode& node) {
 }
 
 ServerGroup read_server_group(const JsonNode& node) {
+  // "supersonic_values" is expanded before (reader/supersonic/): here it can only be null.
   node.allow_only({"name", "count", "devices_per_server", "gpus_per_server", "device", "gpu", "nic", "models", "frontend",
-                   "failures", "autoscaling", "kernel_overlap"});
+                   "failures", "autoscaling", "kernel_overlap", "supersonic_values"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);

@@ -1,16 +1,18 @@
 #include "models/scenario/reader/platform/proxy_reader.hpp"
 
 #include "models/io/limits.hpp"
+#include "models/scenario/reader/platform/autoscaling_reader.hpp"
 #include "models/scenario/reader/value_readers.hpp"
 
 namespace sonicsim {
 namespace {
 
 SaturationGateSpec read_saturation_gate(const JsonNode& node) {
-  node.allow_only({"threshold", "window"});
+  node.allow_only({"threshold", "window", "metric"});
   SaturationGateSpec gate;
   gate.threshold_ms = node.at("threshold").number_in(0, 1e12);
   if (auto w = node.find("window")) gate.window_s = w->positive_duration_s();
+  if (auto m = node.find("metric")) gate.metric = read_scaling_metric(*m);
   return gate;
 }
 
