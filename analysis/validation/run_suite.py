@@ -6,6 +6,11 @@ when a case is outside its tolerance without a stated reason ("known_deviation")
 
   run_suite.py --sonicsim build/sonicsim [--cases scenarios/validation/cases.json]
                [--report docs/validation.md] [--plot docs/validation.png]
+               [--cms full|subset|none] [--cms-plot docs/validation-cms.png]
+
+The CMS Mini-AOD cases (cases.json "cms_miniaod", cms_miniaod.py) take some minutes on two cores; --cms
+subset runs only the smallest and largest job count of each model (no crossings, no cross-site scans), whose
+rows are the full report's, byte for byte.
 """
 import argparse
 import csv
@@ -15,6 +20,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+import cms_miniaod
 
 
 def fail(message):
@@ -98,6 +105,9 @@ def main():
                                                         "cases.json"))
     parser.add_argument("--report")
     parser.add_argument("--plot")
+    parser.add_argument("--cms", choices=("full", "subset", "none"), default="full",
+                        help="the CMS Mini-AOD cases: all, the smallest and largest N of each model, or none")
+    parser.add_argument("--cms-plot", help="the CMS figure: per-job throughput against jobs, per model")
     args = parser.parse_args()
     if args.plot:  # before any simulation runs: a re-run with another interpreter starts over
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -118,6 +128,8 @@ def main():
                                                                                                    spec, work)
         for scan in suite.get("scans", []):
             scans[scan["id"]] = run_scan(args.sonicsim, base, suite, scan, work)
+        cms_cases, cms_details = ([], None) if args.cms == "none" or "cms_miniaod" not in suite else \
+            cms_miniaod.run(suite, base, args.sonicsim, work, subset=args.cms == "subset")
     results = []
     for scan in suite.get("scans", []):
         case, simulated = scan_case(scan, scans[scan["id"]])
@@ -139,12 +151,22 @@ def main():
     for r in results:
         print(f"{r['id']:{width}}  {r['published']:>10g}  {r['simulated']:>10.4g}  {100 * r['error']:>+7.2f}%  "
               f"{100 * r['tolerance']:>4.0f}%  {r['role']} / {r['status']}")
+    for r in cms_cases:
+        error = "—" if r["error"] is None else f"{100 * r['error']:+.2f}%"
+        print(f"{r['id']:{width}}  {cms_miniaod.fmt(r['published']):>10}  {cms_miniaod.fmt(r['simulated']):>10}  "
+              f"{error:>8}  {100 * r['tolerance']:>4.0f}%  {r['role']} / {r['status']}")
 
     if args.report:
         write_report(args.report, suite, results, args.plot, scans)
+        if cms_details:
+            cms_plot = os.path.relpath(args.cms_plot, os.path.dirname(args.report)) if args.cms_plot else None
+            with open(args.report, "a") as f:
+                f.write("\n".join(cms_miniaod.report_lines(suite, cms_cases, cms_details, cms_plot)) + "\n")
     if args.plot:
         write_plot(args.plot, results)
-    return 1 if any(r["status"] == "FAIL" for r in results) else 0
+    if args.cms_plot and cms_details:
+        cms_miniaod.write_plot(args.cms_plot, cms_details)
+    return 1 if any(r["status"] == "FAIL" for r in results + cms_cases) else 0
 
 
 def write_report(path, suite, results, plot, scans):

@@ -34,6 +34,9 @@ CALIBRATION = "../../../calibration/models/cms-miniaod-t4"
 FRONTEND = os.path.join(HERE, "..", "..", "..", "calibration", "models", "cms-miniaod-t4", "frontend.json")
 THREADS = 4
 EVENTS_PER_JOB = 1000  # assumption 6
+# CMSSW jobs as the simulator's threaded jobs (workload threads, modules external_work), or each stream a
+# single-core job of its own (assumption 13).
+THREADED = False
 CPU_SPREAD = 0.5  # assumption 11: standard deviation / mean of a stream's CPU time per event
 
 
@@ -123,6 +126,7 @@ def scenario(name, description, served, cpu_only_rate, rtt_s):
     for m in served:
         modules.append({"type": "inference", "name": m, "model": m, "items_per_event": items(m),
                         "items_per_request": MODELS[m]["max_batch_size"], "preprocess": "0s", "in_flight": 1,
+                        **({"external_work": True} if THREADED else {}),
                         "cpu_fallback": seconds(event_s * shares[m])})
     with open(FRONTEND, encoding="utf-8") as f:
         frontend = json.load(f)
@@ -146,8 +150,9 @@ def scenario(name, description, served, cpu_only_rate, rtt_s):
                                       "input_bandwidth": frontend["input_bandwidth"]}}],
             "load_balancing": "per_job"},
         "models": {m: MODELS[m] for m in served},
-        "workload": {"jobs": THREADS, "events_per_job": EVENTS_PER_JOB // THREADS,
-                     "submit": {"pattern": "all_at_once"}, "modules": modules},
+        "workload": ({"jobs": 1, "threads": THREADS, "streams": THREADS, "events_per_job": EVENTS_PER_JOB}
+                     if THREADED else {"jobs": THREADS, "events_per_job": EVENTS_PER_JOB // THREADS}) |
+                    {"submit": {"pattern": "all_at_once"}, "modules": modules},
         "simulation": {"seed": 2024, "stack_size": "32KiB", "outputs": ["jobs"]},
     }
 
