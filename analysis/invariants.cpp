@@ -27,10 +27,11 @@ std::string request_path_violation(const RequestRecord& q) {
 std::string event_violation(const EventRecord& e) {
   const std::string id = "event " + std::to_string(e.event) + " of job " + std::to_string(e.job);
   if (!(e.end_s >= e.start_s)) return invariant_broken(Invariant::EventForward, id + " ends before it starts");
-  if (!nearly_equal(e.time_s(), e.cpu_s + e.preprocess_s + e.fallback_s + e.inference_s))
-    return invariant_broken(Invariant::EventIsSumOfModules,
-                            id + " takes " + std::to_string(e.time_s()) + " s, not the sum of its modules' times (" +
-                                std::to_string(e.cpu_s + e.preprocess_s + e.fallback_s + e.inference_s) + " s)");
+  const double modules = e.cpu_s + e.preprocess_s + e.fallback_s + e.inference_s + e.thread_wait_s;
+  if (!nearly_equal(e.time_s(), modules))
+    return invariant_broken(Invariant::EventIsSumOfModules, id + " takes " + std::to_string(e.time_s()) +
+                                                                " s, not the sum of its modules' times (" +
+                                                                std::to_string(modules) + " s)");
   if (e.rejected_requests > e.requests)
     return invariant_broken(Invariant::EventRejectedAtMostSent, id + " has more rejected requests than requests");
   return "";

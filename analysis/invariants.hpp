@@ -39,7 +39,7 @@ inline constexpr InvariantStatement kInvariants[] = {
     {Invariant::NothingLeftBehind,
      "a run that ends when its jobs do leaves no request unanswered and no event unfinished"},
     {Invariant::EventForward, "an event ends no earlier than it starts"},
-    {Invariant::EventIsSumOfModules, "an event takes the sum of its modules' times"},
+    {Invariant::EventIsSumOfModules, "an event takes the sum of its modules' times and its waits for a thread"},
     {Invariant::EventRejectedAtMostSent, "an event has no more rejected requests than requests"},
     {Invariant::EventsCountAnswered, "the events count no more answered requests than were answered"},
     {Invariant::RequestHasOutcome, "a request recorded as answered has an outcome"},

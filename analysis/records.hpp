@@ -43,6 +43,10 @@ struct EventRecord {
   double gpu_s = 0;      // executing in a batch
   int requests = 0;
   int rejected_requests = 0;
+  // Jobs with threads: the stream that ran the event, and the time it waited for a free thread
+  // after an ExternalWork call (before produce, cmssw-sonic-client.md §2). 0 for single-threaded jobs.
+  int stream = 0;
+  double thread_wait_s = 0;
 
   double time_s() const { return end_s - start_s; }
 };
@@ -79,15 +83,18 @@ enum class JobOutcome : std::uint8_t {
 };
 
 // A job from submission to its end. In a batch-system workload ("submit") a job waits for a core
-// and a resubmission is a new record; in a static farm a job starts at its start time (submit_s =
-// start_s), runs once and has no node (-1).
+// (or, with threads, as many cores of one node) and a resubmission is a new record; in a static
+// farm a job starts at its start time (submit_s = start_s), runs once and has no node (-1) unless
+// its jobs have threads (then jobs.csv names the node).
 struct JobRecord {
   int job = 0;
   double submit_s = 0, start_s = 0, end_s = 0;  // start_s once started, end_s once ended
-  int node = -1;                                // batch system: index into SimulationResults::worker_names
+  int node = -1;                                // index into SimulationResults::worker_names
   int events = 0;                               // events completed
   JobOutcome outcome = JobOutcome::Queued;
   int attempt = 1;  // 1: the first submission; a resubmission is a new record
+  int threads = 1;  // cores it holds
+  double busy_thread_s = 0;  // jobs with threads: thread-seconds spent computing (CPU work), up to its end
 };
 
 struct GpuRecord {
@@ -148,12 +155,16 @@ struct SimulationResults {
   DeviceNaming device_naming = DeviceNaming::Gpu;  // the scenario's: outputs name accelerators as it does
   double warmup_s = 0;
   double end_s = 0;  // simulated time at which the run ended
-  int concurrent_jobs = 0;  // jobs that run at once: the workload's jobs; 0 for a batch system's (not known)
+  // Event flows at once: the workload's jobs (times their streams); 0 for a batch system's (not known).
+  int concurrent_jobs = 0;
   std::vector<std::string> server_names, model_names, module_names;
 
-  // Batch-system workloads: every job submitted before the end, in job order (worker_names and
-  // worker_cores for those only). A static farm: one record per job of the workload, in job order.
+  // Batch-system workloads: every job submitted before the end, in job order (worker_cores for those
+  // only, worker_names for those and threaded jobs). A static farm: one record per job, in job order.
   bool batch_system = false;
+  // Jobs with threads and streams (Workload::threaded): their per-job figures are written out.
+  bool threaded = false;
+  int threads = 1, streams = 1;
   std::vector<JobRecord> jobs;
   std::vector<std::string> worker_names;
   std::int64_t worker_cores = 0;
@@ -175,7 +186,7 @@ struct SimulationResults {
   std::int64_t events_fallen_back = 0;  // events whose module ran on the CPU after a failure
   std::int64_t jobs_failed = 0;         // job runs ended by a failure (static farm and batch system)
   std::int64_t events_lost = 0;         // events completed by job runs that then failed
-  double cpu_lost_s = 0;                // core seconds of job runs that failed
+  double cpu_lost_s = 0;                // core seconds of job runs that failed (cores held x their time)
   std::int64_t server_failures = 0, server_restarts = 0;
   // The saturation gate, when there is one.
   bool gated = false;

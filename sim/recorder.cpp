@@ -13,7 +13,7 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
   results_.seed = scenario.simulation.seed;
   results_.latency_quantile = scenario.simulation.latency_quantile.value_or(0);
   results_.device_naming = scenario.device_naming;
-  results_.concurrent_jobs = scenario.workload.submit ? 0 : scenario.workload.jobs;
+  results_.concurrent_jobs = scenario.workload.submit ? 0 : scenario.workload.jobs * scenario.workload.streams;
   results_.warmup_s = scenario.workload.warmup_s;
   for (const ServerNode& s : platform.servers) {
     results_.server_names.push_back(s.name);
@@ -36,19 +36,31 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
   results_.gated = scenario.platform.proxy && scenario.platform.proxy->gate;
   if (results_.gated) results_.gate_threshold_ms = scenario.platform.proxy->gate->threshold_ms;
   results_.connection_limited = scenario.platform.proxy && scenario.platform.proxy->connection_limit;
-  if (scenario.workload.submit) {
-    results_.batch_system = true;
-    results_.worker_cores = scenario.total_worker_cores();
+  results_.threaded = scenario.workload.threaded;
+  results_.threads = scenario.workload.threads;
+  results_.streams = scenario.workload.streams;
+  results_.batch_system = scenario.workload.submit.has_value();
+  if (results_.batch_system) results_.worker_cores = scenario.total_worker_cores();
+  // A batch system's jobs and a static farm's jobs with threads name their node in jobs.csv.
+  if (results_.batch_system || results_.threaded)
     for (const WorkerNode& w : platform.workers) results_.worker_names.push_back(w.host->get_name());
-  } else {  // a static farm: every job has its record from the start, queued until it begins
+  if (!results_.batch_system) {  // a static farm: every job has its record from the start, queued until it begins
     const auto jobs = static_cast<std::size_t>(std::max(0, scenario.workload.jobs));
-    results_.jobs.resize(jobs);
     job_record_.resize(jobs);
     for (std::size_t j = 0; j < jobs; ++j) {
-      results_.jobs[j].job = static_cast<int>(j);
       job_record_[j] = j;
+      new_job_record(static_cast<int>(j), 0);
     }
   }
+}
+
+JobRecord& Recorder::new_job_record(int job, double submit_s) {
+  if (results_.threaded) threads_busy_.emplace_back();
+  JobRecord& record = results_.jobs.emplace_back();
+  record.job = job;
+  record.submit_s = submit_s;
+  record.threads = scenario_.workload.threads;
+  return record;
 }
 
 void Recorder::job_submitted(int job, double now) {
@@ -60,12 +72,11 @@ void Recorder::job_submitted(int job, double now) {
   const int attempt = resubmission ? results_.jobs[job_record_[j]].attempt + 1 : 1;
   if (!resubmission) job_record_.resize(j + 1);  // one more, or (out of order, INV-12) enough to hold it
   job_record_[j] = results_.jobs.size();
-  JobRecord& record = results_.jobs.emplace_back();
-  record.job = job;
-  record.submit_s = now;
-  record.attempt = attempt;
+  new_job_record(job, now).attempt = attempt;
   ++jobs_queued_;
 }
+
+void Recorder::job_placed(int job, int node) { results_.jobs[job_record_[static_cast<std::size_t>(job)]].node = node; }
 
 void Recorder::job_started(int job, int node, double now) {
   JobRecord& record = results_.jobs[job_record_[static_cast<std::size_t>(job)]];
@@ -76,15 +87,36 @@ void Recorder::job_started(int job, int node, double now) {
 }
 
 void Recorder::job_ended(int job, double now, bool failed, bool resubmitted) {
-  JobRecord& record = results_.jobs[job_record_[static_cast<std::size_t>(job)]];
+  const std::size_t index = job_record_[static_cast<std::size_t>(job)];
+  if (results_.threaded) stop_busy_threads(index, now);
+  JobRecord& record = results_.jobs[index];
   record.end_s = now;
   record.outcome = !failed ? JobOutcome::Done : resubmitted ? JobOutcome::Resubmitted : JobOutcome::Failed;
 }
 
-void Recorder::job_failed(double start_s, double now, int events) {
+void Recorder::job_failed(double start_s, double now, int events, int cores) {
   ++results_.jobs_failed;
   results_.events_lost += events;
-  results_.cpu_lost_s += now - start_s;
+  results_.cpu_lost_s += (now - start_s) * cores;
+}
+
+void Recorder::thread_busy(int job, bool busy) {
+  const std::size_t index = job_record_[static_cast<std::size_t>(job)];
+  count_busy_threads(index, sg4::Engine::get_clock());
+  threads_busy_[index].busy += busy ? 1 : -1;
+}
+
+// The busy thread-seconds of a job run since the last count.
+void Recorder::count_busy_threads(std::size_t record, double now) {
+  ThreadsBusy& b = threads_busy_[record];
+  results_.jobs[record].busy_thread_s += b.busy * (now - b.since);
+  b.since = now;
+}
+
+// A job run ended: a failed job's streams stopped where they were, computing or not.
+void Recorder::stop_busy_threads(std::size_t record, double now) {
+  count_busy_threads(record, now);
+  threads_busy_[record].busy = 0;
 }
 
 void Recorder::server_failed() {
@@ -211,10 +243,11 @@ void Recorder::batch_executed(const BatchRecord& batch) {
   }
 }
 
-void Recorder::job_began(int job) {
+void Recorder::job_began(int job, int cores) {
   const double now = sg4::Engine::get_clock();
   count_job_cores(now);
   ++jobs_running_;
+  cores_running_ += cores;
   if (const auto j = static_cast<std::size_t>(job); !results_.batch_system && j < job_record_.size()) {
     JobRecord& record = results_.jobs[job_record_[j]];
     record.submit_s = record.start_s = now;
@@ -222,20 +255,22 @@ void Recorder::job_began(int job) {
   }
 }
 
-void Recorder::job_finished(int job, bool failed) {
+void Recorder::job_finished(int job, bool failed, int cores) {
   const double now = sg4::Engine::get_clock();
   count_job_cores(now);
   --jobs_running_;
+  cores_running_ -= cores;
   if (const auto j = static_cast<std::size_t>(job); !results_.batch_system && j < job_record_.size()) {
     JobRecord& record = results_.jobs[job_record_[j]];
     record.end_s = now;
     record.outcome = failed ? JobOutcome::Failed : JobOutcome::Done;
+    if (results_.threaded) stop_busy_threads(job_record_[j], now);
   }
 }
 
 // The cores the running jobs held since the last count.
 void Recorder::count_job_cores(double now) {
-  results_.job_core_seconds += static_cast<double>(jobs_running_) * (now - jobs_counted_to_s_);
+  results_.job_core_seconds += static_cast<double>(cores_running_) * (now - jobs_counted_to_s_);
   jobs_counted_to_s_ = now;
 }
 
@@ -296,6 +331,7 @@ void Recorder::transferred(const sg4::Host* from, const sg4::Host* to, double by
 SimulationResults Recorder::finish(double end_s) {
   results_.end_s = end_s;
   count_job_cores(end_s);
+  for (std::size_t record = 0; record < threads_busy_.size(); ++record) count_busy_threads(record, end_s);
   results_.requests_in_flight_at_end = requests_in_flight();
   results_.events_incomplete = events_started_ - events_failed_ - static_cast<std::int64_t>(results_.events.size());
   for (std::size_t server = 0; server < gpu_state_.size(); ++server) {

@@ -38,11 +38,16 @@ class Recorder {
 
   // Jobs of a batch-system workload, submitted in job order; a resubmission is a new run of the job.
   void job_submitted(int job, double now);
+  // A job with threads of a static farm runs on worker `node` (its record names it in jobs.csv).
+  void job_placed(int job, int node);
   void job_started(int job, int node, double now);
   // `failed`: the run ended by a failure; `resubmitted`: and the job is submitted again.
   void job_ended(int job, double now, bool failed, bool resubmitted);
-  // A job run (static farm or batch system) that started at `start_s` failed now, after `events` events.
-  void job_failed(double start_s, double now, int events);
+  // A job run (static farm or batch system) holding `cores` that started at `start_s` failed now,
+  // after `events` events.
+  void job_failed(double start_s, double now, int events, int cores = 1);
+  // A thread of job `job` (with threads) starts or stops computing.
+  void thread_busy(int job, bool busy);
 
   void event_started() { ++events_started_; }
   void event_finished(const EventRecord& event);
@@ -63,10 +68,11 @@ class Recorder {
   }
   void event_gated() { ++results_.events_on_gate_fallback; }  // an event of a job the gate refused
 
-  // A job began or finished running its events (static farm and batch system); in a static farm
-  // these make its JobRecord (a batch system's comes from job_submitted, job_started and job_ended).
-  void job_began(int job);
-  void job_finished(int job, bool failed);
+  // A job began or finished running its events (static farm and batch system), holding `cores` of
+  // its node; in a static farm these make its JobRecord (a batch system's comes from job_submitted,
+  // job_started and job_ended).
+  void job_began(int job, int cores = 1);
+  void job_finished(int job, bool failed, int cores = 1);
   // Jobs running now (static farm and batch system) and waiting in the batch system's queue.
   std::int64_t jobs_running() const { return jobs_running_; }
   std::int64_t jobs_queued() const { return jobs_queued_; }
@@ -112,6 +118,10 @@ class Recorder {
     bool to_server;
     auto operator<=>(const LinkKey&) const = default;
   };
+  struct ThreadsBusy {  // a job run's threads computing now, since when
+    int busy = 0;
+    double since = 0;
+  };
   struct GpuState {
     int active = 0;  // kernels running now
     double busy_since = 0;
@@ -122,6 +132,9 @@ class Recorder {
   void stop_at_limit(const std::string& what);
   void count_failure(FailureCause cause);
   void count_job_cores(double now);
+  void count_busy_threads(std::size_t record, double now);
+  void stop_busy_threads(std::size_t record, double now);
+  JobRecord& new_job_record(int job, double submit_s);
   void keep_request_record(const RequestRecord& record);
 
   const Scenario& scenario_;
@@ -133,8 +146,10 @@ class Recorder {
   std::int64_t events_started_ = 0;
   std::int64_t events_failed_ = 0;
   std::int64_t jobs_running_ = 0, jobs_queued_ = 0;
+  std::int64_t cores_running_ = 0;  // held by the running jobs
   double jobs_counted_to_s_ = 0;  // job_core_seconds integrated up to here
   std::vector<std::size_t> job_record_;  // job -> its current run in results_.jobs
+  std::vector<ThreadsBusy> threads_busy_;  // jobs with threads: per record of results_.jobs
   std::vector<std::unique_ptr<InFlightRequest>> all_requests_;  // owns every request ever allocated
   std::vector<InFlightRequest*> free_requests_;
   std::vector<std::vector<GpuState>> gpu_state_;  // [server][gpu]

@@ -19,6 +19,7 @@
 #include "sim/client/batch_system.hpp"
 #include "sim/client/grid_job.hpp"
 #include "sim/client/job_placement.hpp"
+#include "sim/client/threaded_job.hpp"
 #include "sim/control/autoscaler.hpp"
 #include "sim/control/load_balancer.hpp"
 #include "sim/control/prometheus.hpp"
@@ -83,7 +84,9 @@ double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim
   sg4::Actor::on_termination_cb([workload_end_s](const sg4::Actor& actor) {
     if (!actor.is_daemon()) *workload_end_s = sg4::Engine::get_clock();
   });
-  const std::size_t jobs_at_once = scenario.workload.submit ? 0 : static_cast<std::size_t>(scenario.workload.jobs);
+  // Event flows at once: a job's streams each run their own events.
+  const std::size_t jobs_at_once =
+      scenario.workload.submit ? 0 : static_cast<std::size_t>(scenario.workload.jobs) * scenario.workload.streams;
   // The first checkpoint: when the events an interval needs should have completed, by the closed
   // form (each job completes one event per t_ideal), and at least two per job.
   const double events_needed =
@@ -160,7 +163,12 @@ SimulationResults simulate(const Scenario& scenario) {
     for (int j = 0; j < scenario.workload.jobs; ++j) {
       sg4::Host* host = farm.workers[placement[j]].host;
       const PlannedJob& job = jobs[static_cast<std::size_t>(j)];
-      sg4::Actor::create("job-" + std::to_string(j), host, sim::GridJob(j, host, job.submit_s, job.events, context));
+      if (scenario.workload.threaded) {
+        recorder.job_placed(j, placement[j]);
+        sg4::Actor::create("job-" + std::to_string(j), host, sim::ThreadedJob(j, host, job.submit_s, job.events, context));
+      } else {
+        sg4::Actor::create("job-" + std::to_string(j), host, sim::GridJob(j, host, job.submit_s, job.events, context));
+      }
     }
   }
 

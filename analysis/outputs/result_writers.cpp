@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/outputs/output_file.hpp"
+#include "analysis/summary/job_threads.hpp"
 #include "analysis/summary/summary_json.hpp"
 #include "analysis/triton/triton_report.hpp"
 
@@ -46,10 +47,13 @@ const char* outcome_name(JobOutcome o) {
 }  // namespace
 
 // One row per run of a job: a resubmitted job has a row for each submission. A failed run's events
-// and core time are lost (cpu_lost_s); a run that did not fail loses nothing.
+// and core time are lost (cpu_lost_s); a run that did not fail loses nothing. Jobs with threads have
+// four more columns: threads, busy thread time, events per second and CPU efficiency, up to the
+// run's end for a job still running (empty while queued).
 void write_jobs_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
-  f.write("job,run,submit_s,start_s,end_s,queue_wait_s,node,events,outcome,cpu_lost_s\n");
+  f.write("job,run,submit_s,start_s,end_s,queue_wait_s,node,events,outcome,cpu_lost_s");
+  f.write(r.threaded ? ",threads,busy_thread_s,events_per_s,cpu_efficiency\n" : "\n");
   for (const JobRecord& j : r.jobs) {
     f.printf("%d,%d,%.6f,", j.job, j.attempt, j.submit_s);
     const bool ended = j.outcome == JobOutcome::Done || j.outcome == JobOutcome::Failed ||
@@ -62,20 +66,35 @@ void write_jobs_csv(const std::string& path, const SimulationResults& r) {
       f.printf(",%.6f,%s", j.start_s - j.submit_s, csv_field(r.worker_names[static_cast<std::size_t>(j.node)]).c_str());
     }
     const bool lost = j.outcome == JobOutcome::Failed || j.outcome == JobOutcome::Resubmitted;
-    f.printf(",%d,%s,%.6f\n", j.events, outcome_name(j.outcome), lost ? j.end_s - j.start_s : 0.0);
+    f.printf(",%d,%s,%.6f", j.events, outcome_name(j.outcome), lost ? (j.end_s - j.start_s) * j.threads : 0.0);
+    if (!r.threaded) {
+      f.write("\n");
+    } else if (j.outcome == JobOutcome::Queued) {
+      f.printf(",%d,,,\n", j.threads);
+    } else {
+      const JobRates rates = job_rates(j, r.end_s);
+      f.printf(",%d,%.6f,%.6f,%.6f\n", j.threads, j.busy_thread_s, rates.events_per_s, rates.cpu_efficiency);
+    }
   }
   f.close();
 }
 
+// Jobs with threads have two more columns: the event's stream and its waits for a thread.
 void write_events_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
   f.write("job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,frontend_s,"
           "queue_s,");
-  f.printf("%s_s,requests,rejected_requests\n", device_words(r.device_naming).key);
-  for (const EventRecord& e : r.events)
-    f.printf("%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d\n", e.job, e.event, e.start_s, e.end_s,
+  f.printf("%s_s,requests,rejected_requests", device_words(r.device_naming).key);
+  f.write(r.threaded ? ",stream,thread_wait_s\n" : "\n");
+  for (const EventRecord& e : r.events) {
+    f.printf("%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d", e.job, e.event, e.start_s, e.end_s,
              e.time_s(), e.cpu_s, e.preprocess_s, e.fallback_s, e.inference_s, e.network_s, e.frontend_s, e.queue_s,
              e.gpu_s, e.requests, e.rejected_requests);
+    if (r.threaded)
+      f.printf(",%d,%.6f\n", e.stream, e.thread_wait_s);
+    else
+      f.write("\n");
+  }
   f.close();
 }
 
@@ -146,7 +165,7 @@ void write_results(const std::string& directory, const SimulationResults& result
   if (outputs.events) write_events_csv((dir / "events.csv").string(), results);
   if (outputs.requests) write_requests_csv((dir / "requests.csv").string(), results);
   if (outputs.batches) write_batches_csv((dir / "batches.csv").string(), results);
-  if (outputs.jobs && results.batch_system) write_jobs_csv((dir / "jobs.csv").string(), results);
+  if (outputs.jobs && (results.batch_system || results.threaded)) write_jobs_csv((dir / "jobs.csv").string(), results);
   if (outputs.timeseries && results.scraped) write_timeseries_csv((dir / "timeseries.csv").string(), results);
   if (outputs.metrics) {
     for (std::size_t server = 0; server < results.server_names.size(); ++server) {

@@ -28,10 +28,10 @@ JobsSummary summarize_jobs(const SimulationResults& r) {
       if (j.outcome == JobOutcome::Done) ++s.done;
       if (j.outcome == JobOutcome::Failed) ++s.failed;
       if (j.outcome == JobOutcome::Resubmitted) ++s.resubmitted;
-      core_seconds += j.end_s - j.start_s;
+      core_seconds += (j.end_s - j.start_s) * j.threads;
     } else {
       ++s.running_at_end;
-      core_seconds += r.end_s - j.start_s;
+      core_seconds += (r.end_s - j.start_s) * j.threads;
     }
   }
   // Ends before starts at one instant: a core handed from one job to the next is held once.
@@ -161,6 +161,7 @@ Summary summarize(const SimulationResults& r) {
   s.batches = r.batches_executed;
   s.mean_batch_items = r.batches_executed ? static_cast<double>(r.batch_units_executed) / r.batches_executed : 0;
   if (r.batch_system) s.jobs = summarize_jobs(r);
+  if (r.threaded) s.job_threads = summarize_job_threads(r);
   if (r.failures_possible)
     s.failures = FailureSummary{r.server_failures, r.server_restarts, r.requests_failed_unavailable,
                                 r.requests_failed_deadline, r.requests_failed_cancelled, r.requests_retried,

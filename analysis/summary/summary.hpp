@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/records.hpp"
+#include "analysis/summary/job_threads.hpp"
 #include "analysis/stats/statistics.hpp"
 #include "analysis/stats/steady_state.hpp"
 #include "analysis/triton/statistics_api.hpp"
@@ -65,7 +66,7 @@ struct JobsSummary {
   std::int64_t submitted = 0, started = 0, done = 0, running_at_end = 0, queued_at_end = 0;
   std::int64_t failed = 0, resubmitted = 0;  // runs ended by a failure: for good, or submitted again
   QueueWait queue_wait_s;    // submit to start, over started jobs
-  double slot_occupancy = 0;  // core-seconds used by jobs / (worker cores x simulated time)
+  double slot_occupancy = 0;  // core-seconds held by jobs (threads x time) / (worker cores x simulated time)
   std::int64_t peak_running = 0;  // the most jobs running at once
   bool operator==(const JobsSummary&) const = default;
 };
@@ -139,6 +140,7 @@ struct Summary {
   std::vector<LinkUtilization> links;          // shared links, then the busiest worker NIC
   std::vector<TritonServerStatistics> triton;  // whole run, like Triton's counters since model load
   std::optional<JobsSummary> jobs;             // batch-system workloads only
+  std::optional<JobThreadsSummary> job_threads;  // jobs with threads and streams only
   std::optional<FailureSummary> failures;
   std::optional<GateSummary> gate;
   std::optional<ConnectionSummary> connections;

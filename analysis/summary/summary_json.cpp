@@ -115,6 +115,25 @@ void jobs_fields(Io& io, S& j) {
 }
 
 template <class Io, class S>
+void job_threads_fields(Io& io, S& t) {
+  io.field("threads", t.threads);
+  io.field("streams", t.streams);
+  io.field("runs", t.runs);
+  io.object("events_per_s_per_job", [&](auto& e) {
+    e.field("mean", t.events_per_s_mean);
+    e.field("min", t.events_per_s_min);
+    e.field("max", t.events_per_s_max);
+  });
+  io.field("cpu_efficiency", t.cpu_efficiency);
+  io.object("cpu_efficiency_per_job", [&](auto& c) {
+    c.field("mean", t.cpu_efficiency_mean);
+    c.field("min", t.cpu_efficiency_min);
+    c.field("max", t.cpu_efficiency_max);
+  });
+  io.field("thread_wait_mean_s", t.thread_wait_mean_s);
+}
+
+template <class Io, class S>
 void failures_fields(Io& io, S& f) {
   io.field("servers_failed", f.server_failures);
   io.field("servers_restarted", f.server_restarts);
@@ -226,6 +245,7 @@ void summary_fields(Io& io, S& s) {
     });
   });
   io.section("jobs", s.jobs, [](auto& j, auto& jobs) { jobs_fields(j, jobs); });
+  io.section("job_threads", s.job_threads, [](auto& t, auto& threads) { job_threads_fields(t, threads); });
   io.section("failures", s.failures, [](auto& f, auto& failures) { failures_fields(f, failures); });
   io.section("gate", s.gate, [](auto& g, auto& gate) { gate_fields(g, gate); });
   io.section("connections", s.connections, [](auto& c, auto& connections) { connections_fields(c, connections); });

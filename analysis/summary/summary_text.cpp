@@ -117,6 +117,13 @@ std::string format_summary(const Summary& s, std::size_t min_batch_events) {
     out += printf_string("queue wait  mean %.3f s   p50 %.3f s   p90 %.3f s   max %.3f s\n", j.queue_wait_s.mean, j.queue_wait_s.p50,
         j.queue_wait_s.p90, j.queue_wait_s.max);
   }
+  if (s.job_threads) {
+    const JobThreadsSummary& t = *s.job_threads;
+    out += printf_string("\nper job     %d threads, %d streams: %.4g events/s (%.4g to %.4g over %lld runs); CPU efficiency %.1f %% "
+        "(%.1f to %.1f %%)\n", t.threads, t.streams, t.events_per_s_mean, t.events_per_s_min, t.events_per_s_max,
+        static_cast<long long>(t.runs), 100 * t.cpu_efficiency, 100 * t.cpu_efficiency_min, 100 * t.cpu_efficiency_max);
+    out += printf_string("            waits for a thread after ExternalWork: %.3f s per event\n", t.thread_wait_mean_s);
+  }
   if (!s.gpus.empty()) {
     out += printf_string("\n%s utilisation  mean %.1f %%", words.title, 100 * s.gpu_utilization);
     const std::size_t shown = std::min<std::size_t>(s.gpus.size(), 8);

@@ -47,14 +47,16 @@ void print_knee_range(const KneeSearch& knee, const KneeCriteria& criteria, cons
 }  // namespace
 
 double mean_running_jobs(const Summary& s, const Scenario& scenario, int static_jobs) {
-  if (s.jobs) return s.jobs->slot_occupancy * static_cast<double>(scenario.total_worker_cores());
+  // Occupancy counts the cores jobs hold: `threads` per job.
+  if (s.jobs)
+    return s.jobs->slot_occupancy * static_cast<double>(scenario.total_worker_cores()) / scenario.workload.threads;
   return static_jobs;
 }
 
 int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
   const Scenario& scenario = plan.scenario;
   const bool static_jobs = !scenario.workload.submit && axis.pointer == "/workload/jobs";
-  const int cores = static_cast<int>(std::min<std::int64_t>(scenario.total_worker_cores(), 2'000'000'000));
+  const int cores = static_cast<int>(std::min<std::int64_t>(scenario.job_slots(), 2'000'000'000));
   const DeviceWords& words = plan.words;
   const Summary alone = plan.probes.run({{"/workload/jobs", "1"}}, "1 job");
   const KneeCriteria criteria = plan.criteria(alone);

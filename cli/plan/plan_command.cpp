@@ -142,7 +142,8 @@ int plan_command(const std::vector<std::string>& args) {
   } else if (scenario.workload.submit) {
     code = plan_workload_as_given(plan);
   } else {
-    const int cores = static_cast<int>(std::min<std::int64_t>(scenario.total_worker_cores(), 2'000'000'000));
+    // A static farm holds at most one job per core, or per `threads` cores of a node.
+    const int cores = static_cast<int>(std::min<std::int64_t>(scenario.job_slots(), 2'000'000'000));
     code = plan_job_cap(plan, LoadAxis{"/workload/jobs", false, scenario.workload.jobs},
                         max_jobs > 0 && max_jobs < cores ? max_jobs : cores);
   }

@@ -24,6 +24,7 @@ inline constexpr std::int64_t kMaxActors = 300'000;
 inline constexpr std::int64_t kMaxHosts = 200'000;
 inline constexpr int kMaxNodesPerPool = 100'000;
 inline constexpr int kMaxCoresPerNode = 10'000;
+inline constexpr int kMaxStreamsPerJob = 10'000;     // events a job has in flight at once
 inline constexpr int kMaxServersPerGroup = 10'000;
 inline constexpr int kMaxGpusPerServer = 1'024;
 inline constexpr int kMaxInstancesPerGroup = 1'024;  // instance_group.count, instances_per_gpu

@@ -52,6 +52,14 @@ struct Scenario {
     for (const auto& pool : platform.worker_pools) cores += static_cast<std::int64_t>(pool.nodes) * pool.cores_per_node;
     return cores;
   }
+  // How many jobs the worker nodes hold at once: each takes workload.threads cores of one node
+  // (the worker cores when jobs have one thread).
+  std::int64_t job_slots() const {
+    std::int64_t slots = 0;
+    for (const auto& pool : platform.worker_pools)
+      slots += static_cast<std::int64_t>(pool.nodes) * (pool.cores_per_node / workload.threads);
+    return slots;
+  }
 };
 
 }  // namespace sonicsim

@@ -71,10 +71,11 @@ void check_workload(const JsonNode& root, const Scenario& s) {
     if (requests_per_event > limits::kMaxRequests)
       modules[i].fail("an event sends more than " + count_text(limits::kMaxRequests) + " requests");
     const std::int64_t in_flight = std::min<std::int64_t>(inference->in_flight, inference->requests_for(most_items));
-    if (in_flight * concurrent_jobs(s) > limits::kMaxRequestsInFlight)
-      modules[i].fail("the jobs can have " + count_text(in_flight * concurrent_jobs(s)) + " requests in flight at once "
-                      "(jobs running at once x in_flight), more than the " + count_text(limits::kMaxRequestsInFlight) +
-                      " sonicsim keeps in memory");
+    const std::int64_t at_once = in_flight * concurrent_jobs(s) * s.workload.streams;
+    if (at_once > limits::kMaxRequestsInFlight)
+      modules[i].fail("the jobs can have " + count_text(at_once) + " requests in flight at once (jobs running at once x " +
+                      (s.workload.streams > 1 ? "streams x " : "") + "in_flight), more than the " +
+                      count_text(limits::kMaxRequestsInFlight) + " sonicsim keeps in memory");
   }
   if (!s.workload.events_per_job) return;
   const std::int64_t events = most_events_run(s.workload);
@@ -122,7 +123,7 @@ std::int64_t active_instances(const ModelSpec& model, const ServerGroup& group) 
 
 std::int64_t concurrent_jobs(const Scenario& s) {
   const std::int64_t jobs = s.workload.jobs;
-  return s.workload.submit ? std::min(jobs, s.total_worker_cores()) : jobs;
+  return s.workload.submit ? std::min(jobs, s.job_slots()) : jobs;
 }
 
 std::int64_t most_events_run(const Workload& w) {
@@ -143,7 +144,9 @@ std::int64_t simulated_actors(const Scenario& s) {
     actors = 2 + (load.mode == PerfLoadMode::Concurrency ? static_cast<std::int64_t>(most)
                                                          : static_cast<std::int64_t>(most * load.end_s()));
   } else {
-    actors = concurrent_jobs(s) + (s.workload.submit ? 1 : 0);  // a batch system has its submitting actor
+    // A job of several streams has one actor per stream and one that starts and ends them.
+    const std::int64_t per_job = s.workload.threaded ? 1 + s.workload.streams : 1;
+    actors = concurrent_jobs(s) * per_job + (s.workload.submit ? 1 : 0);  // a batch system has its submitting actor
   }
   if (s.platform.proxy) actors += 1;  // its relay
   if (s.scraped()) actors += 1;        // Prometheus

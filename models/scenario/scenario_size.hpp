@@ -12,8 +12,8 @@ namespace sonicsim {
 // Instances of `model` on one server of `group` that take work from the scheduler.
 std::int64_t active_instances(const ModelSpec& model, const ServerGroup& group);
 
-// Grid jobs that can run at once: all of them on a static farm; at most one per core from a batch
-// system.
+// Grid jobs that can run at once: all of them on a static farm; from a batch system, at most as many
+// as the nodes hold (Scenario::job_slots).
 std::int64_t concurrent_jobs(const Scenario& scenario);
 
 // The most events a run with events_per_job can simulate (every job at its largest count).

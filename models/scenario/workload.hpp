@@ -34,6 +34,9 @@ struct InferenceModule {
   std::optional<ItemCount> elements_per_item;
   Distribution preprocess;
   int in_flight = 1;  // 1 = blocking; m > 1 = asynchronous with m requests outstanding
+  // CMSSW's ExternalWork (acquire/produce): the stream's thread is free while the requests are in
+  // flight. False: a blocking (Sync) call that holds the thread throughout.
+  bool external_work = false;
   std::optional<Distribution> cpu_fallback;  // time on the CPU when no server serves the model
   int priority = 0;       // Triton request priority; 0 = the model's default level
   double timeout_s = 0;   // Triton request "timeout" parameter; 0 = none
@@ -61,6 +64,14 @@ struct Workload : JobsSpec {
   double warmup_s = 0;  // events starting before this are left out of the statistics
   int resubmit = 0;  // batch system: how many times a failed job is submitted again
   std::vector<Module> modules;
+  // A job as a CMSSW process (numberOfThreads, numberOfStreams): it holds `threads` cores of one
+  // node and has `streams` events in flight at once, one per stream, on a pool of its threads.
+  int threads = 1;
+  int streams = 1;
+  // The scenario gives threads or streams, or a module external_work: jobs run their streams on
+  // their threads (sim/client/threaded_job), and the outputs say so. Otherwise a job is one thread
+  // running one event at a time, as it was before either existed.
+  bool threaded = false;
 };
 
 }  // namespace sonicsim

@@ -1,7 +1,10 @@
 #include "sim/client/batch_system.hpp"
 
 #include <numeric>
+#include <optional>
 #include <string>
+
+#include "sim/client/threaded_job.hpp"
 
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -43,10 +46,18 @@ void BatchSystem::start_job(int job, int slot) {
   sg4::Host* host = farm_.workers[static_cast<std::size_t>(node)].host;
   const double now = sg4::Engine::get_clock();
   context_.recorder.job_started(job, node, now);
+  const std::optional<int> events = jobs_[static_cast<std::size_t>(job)].events;
+  const int runs = runs_[static_cast<std::size_t>(job)];
+  if (context_.scenario.workload.threaded) {
+    sg4::Actor::create("job-" + std::to_string(job), host,
+                       [this, job, slot, run = ThreadedJob(job, host, now, events, context_, runs)]() mutable {
+                         run();
+                         job_ended(job, slot, run.failed());
+                       });
+    return;
+  }
   sg4::Actor::create("job-" + std::to_string(job), host,
-                     [this, job, slot,
-                      run = GridJob(job, host, now, jobs_[static_cast<std::size_t>(job)].events, context_,
-                                    runs_[static_cast<std::size_t>(job)])]() mutable {
+                     [this, job, slot, run = GridJob(job, host, now, events, context_, runs)]() mutable {
                        run();
                        job_ended(job, slot, run.failed());
                      });

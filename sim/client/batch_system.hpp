@@ -1,8 +1,9 @@
 #pragma once
 // Jobs from a batch system (workloads with "submit"): a submitting actor hands each job to the
-// FIFO queue at its submit time; a job starts on a free core at once or when one frees, runs its
-// events, ends and frees its core for the next waiting job; a failed job is resubmitted up to
-// workload.resubmit times. Job actors exist only while they run.
+// FIFO queue at its submit time; a job starts on a free slot (a core, or as many cores of one node
+// as it has threads) at once or when one frees, runs its events, ends and frees its slot for the
+// next waiting job; a failed job is resubmitted up to workload.resubmit times. Job actors exist
+// only while they run.
 #include <vector>
 
 #include <simgrid/s4u.hpp>

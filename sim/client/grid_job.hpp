@@ -1,16 +1,14 @@
 #pragma once
-// A grid job: one core of a worker node, running the scenario's module chain event after event.
-// An inference module's requests go through its RequestFlow; when the module gives up on the
-// servers, the job falls back to the CPU or ends as failed, as the module's on_failure says.
+// A single-threaded grid job: one core of a worker node, running the scenario's module chain event
+// after event on its one stream (EventStream). Jobs with threads are ThreadedJob.
 #include <optional>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
 
 #include "models/scenario/scenario.hpp"
-#include "models/workload/rng.hpp"
+#include "sim/client/event_stream.hpp"
 #include "sim/client/job_context.hpp"
-#include "sim/client/request_flow.hpp"
 
 namespace sonicsim::sim {
 
@@ -25,25 +23,22 @@ class GridJob {
   bool failed() const { return failed_; }
 
  private:
-  enum class ModuleOutcome { Done, FellBack, JobFailed };
-
-  // Runs `seconds` of reference-CPU time on this job's core; returns the wall time it took.
-  double compute(double reference_seconds);
-  bool run_event(int event);
-  ModuleOutcome run_requests(const InferenceModule& module, int module_index, int event, int items, EventRecord& record);
-  void draw_part_elements(const InferenceModule& module, int items);
-
   int index_;
   double start_s_;
   std::optional<int> events_;
   JobContext context_;
-  Rng rng_;
   bool failed_ = false;
   std::vector<bool> on_cpu_;  // per module: fell back to the CPU for the rest of the job
   bool gated_ = false;        // the saturation gate refused the job: every module on the CPU
-  // Kept between events so that drawing allocates nothing once the buffer has grown.
-  RequestFlow::PartElements part_elements_;
-  RequestFlow requests_;
+  EventStream stream_;
 };
+
+// Whether the job starts on the CPU for every inference module: the proxy refuses its connection or
+// the saturation gate refuses it. Refused by the gate, the job runs every inference module on its
+// CPU (CMSSW's TritonService skips the server and starts its local fallback for the whole job).
+// The job's connection to the proxy comes first; refused, there is no RepositoryIndex call to gate.
+inline bool refused_at_start(const JobContext& context) {
+  return (context.proxy && !context.proxy->accept_connection()) || (context.gate && !context.gate->admit());
+}
 
 }  // namespace sonicsim::sim

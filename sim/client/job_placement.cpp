@@ -5,16 +5,17 @@
 namespace sonicsim::sim {
 
 std::vector<int> core_slots(const Scenario& scenario, const FarmPlatform& farm) {
+  const int threads = scenario.workload.threads;
   std::vector<int> slots;
   if (scenario.platform.placement == JobPlacement::Fill) {
     for (std::size_t n = 0; n < farm.workers.size(); ++n)
-      for (int c = 0; c < farm.workers[n].cores; ++c) slots.push_back(static_cast<int>(n));
+      for (int c = 0; c < farm.workers[n].cores / threads; ++c) slots.push_back(static_cast<int>(n));
   } else {
-    int max_cores = 0;
-    for (const auto& w : farm.workers) max_cores = std::max(max_cores, w.cores);
-    for (int c = 0; c < max_cores; ++c)
+    int max_slots = 0;
+    for (const auto& w : farm.workers) max_slots = std::max(max_slots, w.cores / threads);
+    for (int c = 0; c < max_slots; ++c)
       for (std::size_t n = 0; n < farm.workers.size(); ++n)
-        if (c < farm.workers[n].cores) slots.push_back(static_cast<int>(n));
+        if (c < farm.workers[n].cores / threads) slots.push_back(static_cast<int>(n));
   }
   return slots;
 }

@@ -262,6 +262,11 @@ void RequestFlow::attempt_failed(InFlightRequest* r) {
 void RequestFlow::give_up() {
   current_.giving_up = true;
   if (current_.module->on_failure == OnFailure::Fallback) return;
+  cancel_live();
+}
+
+// The requests the job still waits for are abandoned as CANCELLED, in the order they were sent.
+void RequestFlow::cancel_live() {
   std::vector<InFlightRequest*> cancelled = live_;
   std::sort(cancelled.begin(), cancelled.end(),
             [](const InFlightRequest* a, const InFlightRequest* b) { return a->record.id < b->record.id; });

@@ -38,6 +38,8 @@ class RequestFlow {
   // every one is answered or the module gives up. False: it gave up on the servers.
   bool run_module(const InferenceModule& module, int module_index, int event, int items,
                   const PartElements& part_elements, EventRecord& record);
+  // The job failed (in another of its streams): the requests it waits for are cancelled.
+  void cancel_live();
   // The job ends: what is still under way belongs to abandoned requests and stops.
   void end_of_job();
 

@@ -38,7 +38,7 @@ bool starts_with(const std::string& text, const std::string& prefix) { return te
 TEST_CASE("the catalogue numbers its invariants from 1, and a violation names its number and statement") {
   CHECK(static_cast<int>(kInvariants[0].invariant) == 1);
   CHECK(invariant_broken(Invariant::EventIsSumOfModules, "event 3 of job 1 takes 2 s") ==
-        "INV-4 (an event takes the sum of its modules' times): event 3 of job 1 takes 2 s");
+        "INV-4 (an event takes the sum of its modules' times and its waits for a thread): event 3 of job 1 takes 2 s");
 }
 
 TEST_CASE("a consistent run breaks no invariant") { CHECK(first_invariant_violation(consistent(), false).empty()); }
@@ -70,6 +70,9 @@ TEST_CASE("INV-4: an event takes the sum of its modules' times") {
   r.events[0].end_s += 1e-6;
   CHECK(starts_with(first_invariant_violation(r, false), "INV-4 ("));
   r.events[0].end_s = 3.75 + 1e-12;  // rounding of a sum of a few doubles is allowed
+  CHECK(first_invariant_violation(r, false).empty());
+  r.events[0].end_s += 0.5;  // a stream of a job with threads waited that long for a thread
+  r.events[0].thread_wait_s = 0.5;
   CHECK(first_invariant_violation(r, false).empty());
 }
 

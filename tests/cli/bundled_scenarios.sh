@@ -88,4 +88,32 @@ sys.exit(0 if ok else 1)
 PY
 then pass; else fail "cms-particlenet-gpus does not match its closed form for one job"; fi
 
+
+# cms-threaded-externalwork: 4 streams on 4 threads, ExternalWork calls of latency L (kernel of 16
+# items, both one-way latencies, 160 kB up and 512 B down at 10 Gbps). No stream waits for a thread,
+# so each job completes S / (t_cpu + L) events per second with CPU efficiency t_cpu / (t_cpu + L);
+# with 8 streams the threads saturate: T / t_cpu, efficiency near 1 (issue 30, item 1). The GPU is
+# 12 % busy: its queueing adds well under 1 % to L.
+"$sonicsim" run "$scenarios/cms-threaded-externalwork.json" --quiet --output "$work/threaded-4"
+"$sonicsim" run "$scenarios/cms-threaded-externalwork.json" --quiet --set /workload/streams=8 --output "$work/threaded-8"
+if python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+threads, t_cpu = 4, 0.200 + 0.010
+one_way = 50e-6 + 50e-6 + 10e-3 + 50e-6
+latency = (2e-3 + 16 * 100e-6) + 2 * one_way + 16 * (10000 + 32) * 8 / 10e9
+ok = True
+for streams in (4, 8):
+    expected = min(threads / t_cpu, streams / (t_cpu + latency))
+    jobs = json.load(open(f"{work}/threaded-{streams}/summary.json"))["job_threads"]
+    rate, efficiency = jobs["events_per_s_per_job"]["mean"], jobs["cpu_efficiency"]
+    expected_efficiency = expected * t_cpu / threads
+    print(f"cms-threaded-externalwork, {streams} streams: {rate:.3f} events/s per job (closed form {expected:.3f}), "
+          f"CPU efficiency {efficiency:.3f} (closed form {expected_efficiency:.3f})")
+    # 2 %: the normal CPU times' sample over 400 events per job, the start-up and the GPU's queueing.
+    ok = ok and abs(rate / expected - 1) < 0.02 and abs(efficiency - expected_efficiency) < 0.02
+sys.exit(0 if ok else 1)
+PY
+then pass; else fail "cms-threaded-externalwork does not match min(T / t_cpu, S / (t_cpu + L))"; fi
+
 finish

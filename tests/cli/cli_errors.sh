@@ -33,6 +33,14 @@ expect_error unknown_key 's["workload"]["jobz"] = 3' '/workload/jobz: unknown ke
 expect_error negative_count 's["workload"]["jobs"] = -1' '/workload/jobs: expected an integer >= 1'
 expect_error too_many_jobs 's["workload"]["jobs"] = 100000' '/workload/jobs: expected at most 400 jobs'
 expect_error bad_distribution 's["workload"]["modules"][0]["time"] = {"distribution": "weibull"}' '/workload/modules/0/time/distribution'
+# Multi-threaded jobs (the grid has 50 nodes of 8 cores).
+expect_error zero_threads 's["workload"]["threads"] = 0' '/workload/threads: expected an integer >= 1'
+expect_error zero_streams 's["workload"]["streams"] = 0' '/workload/streams: expected an integer >= 1'
+expect_error fractional_streams 's["workload"]["streams"] = 2.5' '/workload/streams: expected an integer'
+expect_error streams_as_text 's["workload"]["streams"] = "4"' '/workload/streams: expected an integer'
+expect_error external_work_not_boolean 's["workload"]["modules"][1]["external_work"] = "yes"' '/workload/modules/1/external_work: expected true or false'
+expect_error threads_beyond_a_node 's["workload"]["threads"] = 16' '/workload/threads: expected at most 8 threads'
+expect_error threaded_jobs_beyond_the_nodes 's["workload"].update(threads=3, jobs=101)' '/workload/jobs: expected at most 100 jobs'
 expect_error not_json 's = "{ \"name\": "' 'invalid JSON'
 
 # Command-line mistakes.

@@ -49,6 +49,10 @@ expect_error("perf_analyzer request rate beyond what can be in flight",
 bad_scenario("a million requests in flight per job", lambda s: s["workload"]["modules"][1].update(
     {"in_flight": 1000000, "items_per_event": 1000000, "items_per_request": 1}), "/workload/modules/1: ",
     "4000000 requests in flight at once")
+bad_scenario("a million streams", setter("/workload/streams", 1000000), "/workload/streams: ", "from 1 to 10000")
+bad_scenario("streams multiply the requests in flight", lambda s: (s["workload"].update({"streams": 10000}), s["workload"]["modules"][1].update(
+    {"in_flight": 1000, "items_per_event": 1000, "items_per_request": 1})), "/workload/modules/1: ",
+    "40000000 requests in flight at once (jobs running at once x streams x in_flight)")
 bad_scenario("in_flight_2e9", setter("/workload/modules/1/in_flight", 2000000000), "/workload/modules/1/in_flight: ")
 bad_scenario("poisson items with an astronomical mean", setter("/workload/modules/1/items_per_event",
              {"distribution": "poisson", "mean": 1e300}), "/workload/modules/1/items_per_event/mean: ", "at most 10000")

@@ -35,7 +35,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(FailureCause, {{FailureCause::None, "none"},
                                             {FailureCause::Unavailable, "unavailable"},
                                             {FailureCause::DeadlineExceeded, "deadline_exceeded"},
                                             {FailureCause::Cancelled, "cancelled"}})
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(JobRecord, job, submit_s, start_s, end_s, node, events, outcome, attempt)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(JobRecord, job, submit_s, start_s, end_s, node, events, outcome, attempt, threads,
+                                   busy_thread_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonDuration, count, ns)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonBatchStats, compute_input, compute_infer, compute_output)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonPromSeries, request_success, inference_count, exec_count, request_duration_us,
@@ -45,7 +46,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonModelStats, server, model, inference_co
                                    last_inference_s, success, fail, queue, compute_input, compute_infer,
                                    compute_output, batch_stats, series, failure_rejected, pending)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EventRecord, job, event, start_s, end_s, cpu_s, preprocess_s, fallback_s,
-                                   inference_s, network_s, frontend_s, queue_s, gpu_s, requests, rejected_requests)
+                                   inference_s, network_s, frontend_s, queue_s, gpu_s, requests, rejected_requests,
+                                   stream, thread_wait_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RequestRecord, id, job, event, module, model, server, items, input_bytes,
                                    output_bytes, sent_s, arrived_s, enqueued_s, exec_start_s, exec_end_s, responded_s,
                                    received_s, batch,
@@ -62,8 +64,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PrecisionStop, relative_half_width, checks, r
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_quantile, device_naming, concurrent_jobs, warmup_s, end_s, server_names, model_names,
                                    module_names, events, requests, batches, gpus, busy_bin_s, busy_bins_s, links, requests_sent,
                                    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
-                                   batch_units_executed, events_incomplete, precision_stop, triton, batch_system, jobs,
-                                   worker_names, worker_cores, failures_possible, requests_failed_unavailable,
+                                   batch_units_executed, events_incomplete, precision_stop, triton, batch_system, threaded,
+                                   threads, streams, jobs, worker_names, worker_cores, failures_possible, requests_failed_unavailable,
                                    requests_failed_deadline, requests_failed_cancelled, requests_retried,
                                    requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s,
                                    server_failures, server_restarts, gated, gate_checks, jobs_gated,

@@ -9,6 +9,12 @@
 namespace sonicsim {
 namespace {
 
+int largest_node(const Scenario& s) {
+  int cores = 0;
+  for (const WorkerPool& pool : s.platform.worker_pools) cores = std::max(cores, pool.cores_per_node);
+  return cores;
+}
+
 bool is_served(const Scenario& s, const std::string& model) {
   for (const ServerGroup& group : s.platform.servers)
     for (const std::string& name : group.models)
@@ -129,11 +135,26 @@ void check_cpu_fallbacks(const JsonNode& root, const Scenario& s) {
   }
 }
 
-// A static farm runs one job per core.
+// A static farm runs one job per core, or a job of several threads on as many cores of one node; a
+// batch system's jobs need a node with that many cores.
 void check_jobs_fit(const JsonNode& root, const Scenario& s) {
-  if (!s.workload.submit && s.workload.jobs > s.total_worker_cores())
+  const int threads = s.workload.threads;
+  if (s.workload.submit) {
+    if (s.job_slots() == 0)
+      root.at("workload").at("threads").fail("expected at most " + std::to_string(largest_node(s)) +
+                                             " threads (a job's threads are cores of one node; no node has more)");
+    return;
+  }
+  if (s.workload.jobs <= s.job_slots()) return;
+  if (threads == 1)
     root.at("workload").at("jobs").fail("expected at most " + std::to_string(s.total_worker_cores()) +
                                         " jobs (the worker pools have that many cores; one job per core)");
+  if (s.job_slots() == 0)
+    root.at("workload").at("threads").fail("expected at most " + std::to_string(largest_node(s)) +
+                                           " threads (a job's threads are cores of one node; no node has more)");
+  root.at("workload").at("jobs").fail("expected at most " + std::to_string(s.job_slots()) +
+                                      " jobs (the worker nodes have room for that many jobs of " +
+                                      std::to_string(threads) + " threads, each on as many cores of one node)");
 }
 
 }  // namespace

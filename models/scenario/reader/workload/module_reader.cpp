@@ -44,7 +44,7 @@ void read_failure_handling(const JsonNode& node, InferenceModule& m) {
 Module read_inference_module(const JsonNode& node, const std::vector<ModelSpec>& models) {
   node.allow_only({"type", "name", "model", "items_per_event", "elements_per_item", "items_per_request", "preprocess", "in_flight",
                    "cpu_fallback", "priority", "timeout", "allowed_tries", "client_timeout", "on_failure",
-                   "fallback_scope"});
+                   "fallback_scope", "external_work"});
   InferenceModule m;
   m.name = node.at("name").name();
   const JsonNode model = node.at("model");
@@ -59,6 +59,7 @@ Module read_inference_module(const JsonNode& node, const std::vector<ModelSpec>&
   if (auto fallback = node.find("cpu_fallback")) m.cpu_fallback = read_distribution(*fallback);
   if (auto priority = node.find("priority")) m.priority = priority->int_at_least(0);
   if (auto timeout = node.find("timeout")) m.timeout_s = timeout->duration_s();
+  if (auto external = node.find("external_work")) m.external_work = external->boolean();
   read_failure_handling(node, m);
   return m;
 }

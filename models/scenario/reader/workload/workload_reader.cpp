@@ -90,10 +90,27 @@ EventCount read_event_count(const JsonNode& node) {
   return node.at("distribution").choice(kEventCounts, "events per job")(node);
 }
 
+// CMSSW's process options (cmssw-sonic-client.md §1; FWCore/Framework/src/EventProcessor.cc, the
+// EventProcessor constructor): numberOfStreams 0 means as many streams as threads, which a scenario
+// says by leaving "streams" out. numberOfThreads 0 (one per core of the machine, edm::setNThreads)
+// is not taken: a job's node is not known before it starts, so the count is given.
+void read_threads(const JsonNode& node, Workload& w) {
+  if (auto threads = node.find("threads")) {
+    w.threads = threads->int_in(1, limits::kMaxCoresPerNode);
+    w.threaded = true;
+  }
+  w.streams = w.threads;
+  if (auto streams = node.find("streams")) {
+    w.streams = streams->int_in(1, limits::kMaxStreamsPerJob);
+    w.threaded = true;
+  }
+}
+
 }  // namespace
 
 Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& models) {
-  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "resubmit", "modules"});
+  node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "resubmit", "threads", "streams",
+                   "modules"});
   Workload w;
   const auto start = node.find("start");
   const auto submit = node.find("submit");
@@ -123,7 +140,12 @@ Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& model
   }
   if (auto warmup = node.find("warmup")) w.warmup_s = warmup->duration_s();
   if (w.duration_s && w.warmup_s >= *w.duration_s) node.at("warmup").fail("expected a warm-up shorter than the duration");
-  for (const JsonNode& m : node.at("modules").non_empty_elements()) w.modules.push_back(read_module(m, models));
+  read_threads(node, w);
+  for (const JsonNode& m : node.at("modules").non_empty_elements()) {
+    w.modules.push_back(read_module(m, models));
+    if (const auto* inference = std::get_if<InferenceModule>(&w.modules.back()); inference && inference->external_work)
+      w.threaded = true;
+  }
   return w;
 }
 

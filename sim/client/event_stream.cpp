@@ -1,0 +1,119 @@
+#include "sim/client/event_stream.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "sim/platform.hpp"
+
+namespace sonicsim::sim {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+std::string mailbox_name(int job, int stream, int run) {
+  std::string name = "job-" + std::to_string(job);
+  if (run > 0) name.append(".").append(std::to_string(run));  // answers to an earlier run never reach this one
+  if (stream > 0) name.append("/").append(std::to_string(stream));
+  return name;
+}
+
+// Stream 0 draws from the job's own streams, so that a job of one stream draws as a single-threaded
+// job does; every other stream has streams of its own, whatever the order its events run in.
+std::uint64_t stream_seed(std::uint64_t job_seed, int stream) {
+  return stream == 0 ? job_seed : mix_seed(job_seed, static_cast<std::uint64_t>(stream));
+}
+
+}  // namespace
+
+EventStream::EventStream(const JobContext& context, int job, int stream, int run, sg4::Host* host,
+                         JobThreads* threads)
+    : context_(context),
+      job_(job),
+      stream_(stream),
+      threads_(threads),
+      rng_(stream_seed(mix_seed(context.scenario.simulation.seed, static_cast<std::uint64_t>(job)), stream)),
+      requests_(context, job, host, sg4::Mailbox::by_name(mailbox_name(job, stream, run)),
+                context.balancer.draws()
+                    ? std::make_shared<Rng>(stream_seed(balancing_seed(context.scenario.simulation.seed, job), stream))
+                    : nullptr) {}
+
+double EventStream::compute(double reference_seconds) {
+  const double before = sg4::Engine::get_clock();
+  if (reference_seconds > 0) {
+    if (threads_) threads_->computing(true);
+    sg4::this_actor::execute(reference_seconds * kReferenceSpeed);
+    if (threads_) threads_->computing(false);
+  }
+  return sg4::Engine::get_clock() - before;
+}
+
+bool EventStream::run_event(int event, std::vector<bool>& on_cpu) {
+  context_.recorder.event_started();
+  EventRecord record;
+  record.job = job_;
+  record.event = event;
+  record.stream = stream_;
+  record.start_s = sg4::Engine::get_clock();
+  const auto& modules = context_.scenario.workload.modules;
+  for (std::size_t m = 0; m < modules.size(); ++m) {
+    if (const auto* cpu = std::get_if<CpuModule>(&modules[m])) {
+      record.cpu_s += compute(sample(cpu->time, rng_));
+      continue;
+    }
+    const auto& inference = std::get<InferenceModule>(modules[m]);
+    // Drawn wherever the module runs, so that the job's later draws do not depend on it.
+    const int items = sample(inference.items_per_event, rng_);
+    if (inference.elements_per_item) draw_part_elements(inference, items);
+    if (context_.balancer.serves(inference.model) && !on_cpu[m]) {
+      record.preprocess_s += compute(sample(inference.preprocess, rng_));
+      // ExternalWork: acquire() has dispatched the requests and returned; produce() waits for a free
+      // thread once the answers are back (cmssw-sonic-client.md §2, steps 3 to 5).
+      const bool frees_thread = threads_ && inference.external_work;
+      if (frees_thread) threads_->release();
+      const ModuleOutcome outcome = run_requests(inference, static_cast<int>(m), event, items, record);
+      if (outcome == ModuleOutcome::JobFailed) {
+        context_.recorder.event_failed();
+        return false;
+      }
+      if (frees_thread) record.thread_wait_s += threads_->acquire();
+      if (outcome == ModuleOutcome::FellBack) {
+        record.fallback_s += compute(sample(*inference.cpu_fallback, rng_));
+        context_.recorder.event_fell_back();
+        if (inference.fallback_scope == FallbackScope::Job) on_cpu[m] = true;
+      }
+    } else {  // the whole module on the worker's CPU: its own input preparation is part of that time
+      record.fallback_s += compute(sample(*inference.cpu_fallback, rng_));
+    }
+  }
+  record.end_s = sg4::Engine::get_clock();
+  context_.recorder.event_finished(record);
+  return true;
+}
+
+// Each item of the event draws its elements. A ragged request carries the sum; a padded one pads
+// every item to the largest of the request, whose element count is then its shape.
+void EventStream::draw_part_elements(const InferenceModule& module, int items) {
+  const bool padded = context_.scenario.models[module.model].layout == TensorLayout::Padded;
+  part_elements_.clear();
+  for (std::int64_t k = 0; k < module.requests_for(items); ++k) {
+    const int n = module.items_in_request(k, items);
+    std::int64_t sum = 0, most = 0;
+    for (int i = 0; i < n; ++i) {
+      const std::int64_t e = sample(*module.elements_per_item, rng_);
+      sum += e;
+      most = std::max(most, e);
+    }
+    part_elements_.emplace_back(padded ? most * n : sum, padded ? most : 0);
+  }
+}
+
+EventStream::ModuleOutcome EventStream::run_requests(const InferenceModule& module, int module_index, int event,
+                                                     int items, EventRecord& record) {
+  const double first_sent = sg4::Engine::get_clock();
+  const bool served = requests_.run_module(module, module_index, event, items, part_elements_, record);
+  record.inference_s += sg4::Engine::get_clock() - first_sent;
+  if (served) return ModuleOutcome::Done;
+  return module.on_failure == OnFailure::Fallback ? ModuleOutcome::FellBack : ModuleOutcome::JobFailed;
+}
+
+}  // namespace sonicsim::sim
