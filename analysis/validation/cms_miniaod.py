@@ -6,9 +6,9 @@ simulated jobs' events/s are compared with the file's: the median (target, withi
 the KS statistic (reported). The job count where the median falls below the CPU-only rate is interpolated
 linearly in N, on the measured medians and on the simulated ones (simulating more N where the data's range
 does not bracket it); target within 15%. The cross-site scans (one value per N, clients at Purdue) are
-compared the same way. A CMSSW job of 4 threads and 4 streams is 4 single-core jobs on one node of the
-scenario (assumption 13); its rate is the sum of its streams' events over their own wall times, what one job
-whose streams draw events from one source (CMSSW's) makes, ragged by at most one event per stream.
+compared the same way. A CMSSW job of 4 threads and 4 streams is one threaded job of the scenario (workload
+`threads`, ExternalWork modules), its rate the events/s of jobs.csv; a scenario without `threads` has 4
+single-core jobs per node instead, and a job's rate is the sum of its streams' events over their wall times.
 """
 import bisect
 import concurrent.futures
@@ -276,8 +276,9 @@ def report_lines(suite, cases, details, plot_rel):
         cf = a["closed_form_streams"]
         lines += ["", "### The paper's analytic estimate", "",
                   f"{a['label']}: the paper estimates about {a['paper']} four-threaded jobs per T4; "
-                  f"`sonicsim analytic` saturates the device at {fmt(cf)} single-stream jobs, "
-                  f"{fmt(None if cf is None else cf / STREAMS)} four-stream jobs; the simulation crosses CPU only at "
+                  f"`sonicsim analytic`, whose closed form runs one event at a time per job (one stream), saturates "
+                  f"the device at {fmt(cf)} such jobs, {fmt(None if cf is None else cf / STREAMS)} four-stream jobs; "
+                  f"the simulation crosses CPU only at "
                   f"{fmt(a['simulated'])} jobs; measured {fmt(a['measured'])}.", "", cms["analytic"]["explanation"]]
     if details.get("sensitivity"):
         lines += ["", "### Sensitivity to an assumption (not predictions)", "",
