@@ -8,11 +8,16 @@ when a case is outside its tolerance without a stated reason ("known_deviation")
                [--report docs/validation.md] [--plot docs/validation.png]
                [--nvidia-levels subset|all] [--nvidia-predictions docs/validation-nvidia.csv]
                [--nvidia-plot docs/validation-nvidia.png]
+               [--cms full|subset|none] [--cms-plot docs/validation-cms.png]
 
 The NVIDIA Triton cases (cases.json "nvidia", analysis/validation/nvidia_suite.py) simulate, by
 default, the few concurrency levels of "subset" and check them against the committed predictions
 of every level (--nvidia-predictions); --nvidia-levels all simulates every level (a few minutes)
 and rewrites that file. Their report section and figure come from that file either way.
+
+The CMS Mini-AOD cases (cases.json "cms_miniaod", cms_miniaod.py) take some minutes on two cores; --cms
+subset runs only the smallest and largest job count of each model (no crossings, no cross-site scans), whose
+rows are the full report's, byte for byte.
 """
 import argparse
 import csv
@@ -24,6 +29,7 @@ import sys
 import tempfile
 
 import nvidia_suite
+import cms_miniaod
 
 
 def fail(message):
@@ -111,8 +117,11 @@ def main():
     parser.add_argument("--nvidia-predictions",
                         default=os.path.join(os.path.dirname(__file__), "..", "..", "docs", "validation-nvidia.csv"))
     parser.add_argument("--nvidia-plot")
+    parser.add_argument("--cms", choices=("full", "subset", "none"), default="full",
+                        help="the CMS Mini-AOD cases: all, the smallest and largest N of each model, or none")
+    parser.add_argument("--cms-plot", help="the CMS figure: per-job throughput against jobs, per model")
     args = parser.parse_args()
-    if args.plot or args.nvidia_plot:  # before any simulation runs: a re-run with another interpreter starts over
+    if args.plot or args.nvidia_plot or args.cms_plot:  # before any simulation runs: a re-run with another interpreter starts over
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
         import python_interpreter
         python_interpreter.require("matplotlib", "python3-matplotlib", "run_suite.py")
@@ -135,6 +144,8 @@ def main():
         if "nvidia" in suite:
             nvidia_problems = nvidia_suite.predict(args.sonicsim, base, suite["nvidia"], args.nvidia_levels,
                                                    args.nvidia_predictions, work)
+        cms_cases, cms_details = ([], None) if args.cms == "none" or "cms_miniaod" not in suite else \
+            cms_miniaod.run(suite, base, args.sonicsim, work, subset=args.cms == "subset")
     nvidia = nvidia_suite.compare(base, suite["nvidia"], args.nvidia_predictions) if "nvidia" in suite else []
     results = []
     for scan in suite.get("scans", []):
@@ -161,6 +172,10 @@ def main():
         print(line)
     for problem in nvidia_problems:
         print(f"stale NVIDIA prediction (rerun with --nvidia-levels all): {problem}")
+    for r in cms_cases:
+        error = "—" if r["error"] is None else f"{100 * r['error']:+.2f}%"
+        print(f"{r['id']:{width}}  {cms_miniaod.fmt(r['published']):>10}  {cms_miniaod.fmt(r['simulated']):>10}  "
+              f"{error:>8}  {100 * r['tolerance']:>4.0f}%  {r['role']} / {r['status']}")
 
     if args.report:
         write_report(args.report, suite, results, args.plot, scans)
@@ -168,11 +183,18 @@ def main():
             link = os.path.relpath(args.nvidia_plot, os.path.dirname(args.report)) if args.nvidia_plot else None
             with open(args.report, "a") as f:
                 f.write("\n".join(nvidia_suite.report_lines(suite["nvidia"], nvidia, link)) + "\n")
+        if cms_details:
+            cms_plot = os.path.relpath(args.cms_plot, os.path.dirname(args.report)) if args.cms_plot else None
+            with open(args.report, "a") as f:
+                f.write(("\n" if nvidia else "") + "\n".join(cms_miniaod.report_lines(suite, cms_cases, cms_details, cms_plot)) + "\n")
     if args.plot:
         write_plot(args.plot, results)
     if args.nvidia_plot and nvidia:
         nvidia_suite.write_plot(args.nvidia_plot, nvidia)
-    failed = any(r["status"] == "FAIL" for r in results) or nvidia_problems or nvidia_suite.failures(nvidia)
+    if args.cms_plot and cms_details:
+        cms_miniaod.write_plot(args.cms_plot, cms_details)
+    failed = (any(r["status"] == "FAIL" for r in results + cms_cases) or nvidia_problems
+              or nvidia_suite.failures(nvidia))
     return 1 if failed else 0
 
 

@@ -4,7 +4,8 @@
 # needs git copies of those repositories (CI has no network): it looks in $SONICSIM_VALIDATION_SOURCES
 # (default /work/.mirror, where the project's fetch tool puts them) and is skipped (exit 77) without them.
 # Before it, without the sources: the T4 latency models fitted on the committed scans are what
-# calibration/models/cms-miniaod-t4/fit.sh makes today.
+# calibration/models/cms-miniaod-t4/fit.sh and fit_executions.py make today, and the CMS scenarios what
+# scenarios/validation/cms-miniaod/make_scenarios.py makes.
 set -u
 sonicsim=$1
 repo=$2
@@ -15,15 +16,22 @@ mkdir -p "$work/fit/scenarios/validation/data/cms-miniaod" "$work/fit/calibratio
 cp -r "$repo/scenarios/validation/data/cms-miniaod/perf_analyzer" "$work/fit/scenarios/validation/data/cms-miniaod/"
 if "$repo/calibration/models/cms-miniaod-t4/fit.sh" "$sonicsim" "$work/fit" >/dev/null; then
   stale=""
-  for model in "$repo"/calibration/models/cms-miniaod-t4/*.json; do
+  for model in "$repo"/calibration/models/cms-miniaod-t4/*_perf-analyzer-c4.json; do
     cmp -s "$model" "$work/fit/calibration/models/cms-miniaod-t4/$(basename "$model")" || stale="$stale $(basename "$model")"
   done
-  [ "$(ls "$work/fit/calibration/models/cms-miniaod-t4" | wc -l)" -eq "$(ls "$repo"/calibration/models/cms-miniaod-t4/*.json | wc -l)" ] \
+  [ "$(ls "$work/fit/calibration/models/cms-miniaod-t4" | wc -l)" -eq \
+    "$(ls "$repo"/calibration/models/cms-miniaod-t4/*_perf-analyzer-c4.json | wc -l)" ] \
     || stale="$stale (a different set of models)"
   if [ -z "$stale" ]; then pass; else fail "calibration/models/cms-miniaod-t4 is stale:$stale (run its fit.sh)"; fi
 else
   fail "calibration/models/cms-miniaod-t4/fit.sh failed"
 fi
+
+# The per-execution models, the frontend and the CMS scenarios are what their scripts make from the data.
+if python3 "$repo/calibration/models/cms-miniaod-t4/fit_executions.py" --sonicsim "$sonicsim" --check; then pass
+else fail "calibration/models/cms-miniaod-t4: the executions' models differ from fit_executions.py's refit"; fi
+if python3 "$repo/scenarios/validation/cms-miniaod/make_scenarios.py" --check; then pass
+else fail "scenarios/validation/cms-miniaod/ differs from make_scenarios.py's output"; fi
 
 out=$(python3 "$repo/scenarios/validation/import_sources.py" --sources "$sources" --check 2>&1)
 rc=$?
