@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "analysis/outputs/perf_report.hpp"
@@ -175,4 +176,58 @@ TEST_CASE("perf, a request rate the server cannot keep up with stops at the cap 
   CHECK(error.find("/perf_analyzer/request_rate/0: at 20000") != std::string::npos);
   CHECK(error.find("the server does not keep up: 25000 requests were in flight") != std::string::npos);
   MESSAGE(error);
+}
+
+// ---- Variability (issue 30, item 2): kernel spread, device sharing, client times as distributions ----
+
+TEST_CASE("perf, Poisson request rate with a lognormal kernel spread: Server Queue is M/G/1's mean wait (P-K)") {
+  // Pollaczek-Khinchine: W = rho E[S] (1 + cv^2) / (2 (1 - rho)). The draws keep tau(1) as their mean,
+  // so with cv = 1 the wait is twice the deterministic kernel's (the test above) at the same load.
+  const double tau = 1e-3 + 10e-6;
+  const double rho = 0.5, cv = 1.0;
+  json d = perf_scenario({{"model", "m"},
+                          {"request_rate", {rho / tau}},
+                          {"request_distribution", "poisson"},
+                          {"warmup", "5s"},
+                          {"measurement_interval", "200s"},
+                          {"windows", 1}});
+  d["models"]["m"]["max_batch_size"] = 1;
+  d["models"]["m"]["kernel_latency"]["spread"] = {{"distribution", "lognormal"}, {"cv", cv}};
+  const LevelResult r = run_level(d);
+  const double expected_wait = rho * tau * (1 + cv * cv) / (2 * (1 - rho));
+  // ~99,000 requests; the mean wait of M/G/1 with cv = 1 has a relative standard error of ~2% here.
+  CHECK(r.row.server_queue_us * 1e-6 == doctest::Approx(expected_wait).epsilon(0.08));
+  CHECK(r.row.server_compute_infer_us * 1e-6 == doctest::Approx(tau).epsilon(0.02));
+  CHECK(r.row.p99_us > 3 * r.row.p50_us / 2);  // the latency is no longer a point mass
+}
+
+TEST_CASE("perf, two instances sharing one GPU: saturated throughput 2 / (tau (1 + (1 - f))) for overlap f") {
+  // Each of k kernels on one device runs at 1 / (1 + (k - 1)(1 - f)) of its speed
+  // (models/workload/shared_device.hpp): two busy instances complete 2 kernels every
+  // tau (2 - f). f = 0 is time-sharing, as SimGrid computes it without the key.
+  const double tau = 20e-3 + 10e-6;  // far longer than the 2.3 ms round trip: both instances stay busy
+  auto throughput = [&](std::optional<double> overlap) {
+    json d = perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
+    d["models"]["m"]["kernel_latency"]["intercept"] = "20ms";
+    d["models"]["m"]["max_batch_size"] = 1;
+    d["models"]["m"]["instances_per_gpu"] = 2;
+    if (overlap) d["platform"]["servers"][0]["kernel_overlap"] = *overlap;
+    return run_level(d).row.inferences_per_s;
+  };
+  CHECK(throughput(std::nullopt) == doctest::Approx(1 / tau).epsilon(0.01));
+  for (const double f : {0.0, 0.5, 1.0}) {
+    CAPTURE(f);
+    CHECK(throughput(f) == doctest::Approx(2 / (tau * (2 - f))).epsilon(0.01));
+  }
+}
+
+TEST_CASE("perf, client_send and client_recv as distributions: their columns are the distributions' means") {
+  json d = perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"warmup", "1s"}, {"measurement_interval", "20s"}, {"windows", 1}});
+  d["perf_analyzer"]["client_send"] = {{"distribution", "exponential"}, {"mean", "2ms"}};
+  d["perf_analyzer"]["client_recv"] = {{"distribution", "normal"}, {"mean", "1ms"}, {"stddev", "0.1ms"}};
+  const LevelResult r = run_level(d);
+  // ~5,000 requests: the exponential's sample mean has a relative standard error of ~1.4%.
+  CHECK(r.row.client_send_us * 1e-6 == doctest::Approx(2e-3).epsilon(0.05));
+  CHECK(r.row.client_recv_us * 1e-6 == doctest::Approx(1e-3).epsilon(0.02));
+  CHECK(r.row.p99_us > r.row.p50_us + 4000);  // an exponential's p99 is ~4.6 means above 0, its median 0.7
 }
