@@ -186,7 +186,7 @@ def main():
         if cms_details:
             cms_plot = os.path.relpath(args.cms_plot, os.path.dirname(args.report)) if args.cms_plot else None
             with open(args.report, "a") as f:
-                f.write(("\n" if nvidia else "") + "\n".join(cms_miniaod.report_lines(suite, cms_cases, cms_details, cms_plot)) + "\n")
+                f.write("\n".join(cms_miniaod.report_lines(suite, cms_cases, cms_details, cms_plot)) + "\n")
     if args.plot:
         write_plot(args.plot, results)
     if args.nvidia_plot and nvidia:
