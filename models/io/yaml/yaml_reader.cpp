@@ -166,7 +166,8 @@ class Converter {
     json out = json::object();
     std::set<std::string> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& key = it->first;
+      // A copy: yaml-cpp's iterator hands out a proxy, and a reference into it would dangle.
+      const YAML::Node key = it->first;
       if (key.IsScalar() && key.Scalar() == "<<" && key.Tag() == "?") {
         merge(it->second, out, pointer + "/<<", depth + 1);
         continue;
