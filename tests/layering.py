@@ -32,7 +32,7 @@ MAY_INCLUDE = {
     "tests/models": ["models", "tests/support/scenario_support.hpp", "tests/support/input_failure.hpp",
                      "tests/support/batcher_driver.hpp"],
     "tests/analysis": ["models", "analysis", "tests/support/scenario_support.hpp",
-                       "tests/support/input_failure.hpp"],
+                       "tests/support/input_failure.hpp", "tests/support/validation_rows.hpp"],
     "tests/cli": ["models", "analysis", "cli"],
     "tests/sim": ["models", "analysis", "sim", "cli", "tests"],
     "tests/support": ["models", "analysis", "sim", "cli", "tests"],

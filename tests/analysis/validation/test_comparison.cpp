@@ -5,29 +5,20 @@
 #include "analysis/validation/comparison.hpp"
 #include "analysis/validation/job_throughput.hpp"
 #include "analysis/validation/metric_ids.hpp"
+#include "tests/support/validation_rows.hpp"
 
+using namespace sonicsim;
 using namespace sonicsim::validation;
-
-namespace {
-
-const ValidationRow& find(const std::vector<ValidationRow>& rows, const std::string& id) {
-  for (const auto& r : rows)
-    if (r.id == id) return r;
-  FAIL("no row " << id);
-  return rows.front();
-}
-
-}  // namespace
 
 TEST_CASE("KS between point masses a microsecond apart is not applicable; the mean error decides") {
   const std::vector<double> log(50, 330.000001), simulated(50, 330.0);
   const auto rows = compare_times("event_time", "event time", log, simulated, Tolerances{}, 1e-6);
-  const ValidationRow& ks = find(rows, "event_time_ks");
+  const ValidationRow& ks = test::row_with_id(rows, "event_time_ks");
   CHECK(ks.simulated == 1.0);  // disjoint point masses: the statistic is 1 at any distance
   CHECK_FALSE(ks.applicable);
   CHECK(ks.pass);
   CHECK(ks.note == "both are a point mass at the log's resolution");
-  CHECK(find(rows, "event_time_mean").error == doctest::Approx(-1e-6 / 330.000001));
+  CHECK(test::row_with_id(rows, "event_time_mean").error == doctest::Approx(-1e-6 / 330.000001));
   CHECK(verdict_line(rows) == "all 5 metrics within their tolerance (1 not applicable)\n");
   CHECK(format_rows(rows).find("n/a") != std::string::npos);
 }
@@ -41,12 +32,12 @@ TEST_CASE("a point mass is judged at the log's resolution; two values further ap
   CHECK_FALSE(point_mass({}, 1));
   // One side spread, the other a point mass: still not applicable, and the row says which.
   const auto rows = compare_times("job_time", "job wall time", {10, 11, 12, 13}, {11.5, 11.5}, Tolerances{});
-  CHECK_FALSE(find(rows, "job_time_ks").applicable);
-  CHECK(find(rows, "job_time_ks").note == "the simulation is a point mass at the log's resolution");
+  CHECK_FALSE(test::row_with_id(rows, "job_time_ks").applicable);
+  CHECK(test::row_with_id(rows, "job_time_ks").note == "the simulation is a point mass at the log's resolution");
   // Both spread: KS applies and fails as before (the samples are disjoint).
   const auto spread = compare_times("job_time", "job wall time", {10, 11, 12}, {20, 21, 22}, Tolerances{});
-  CHECK(find(spread, "job_time_ks").applicable);
-  CHECK_FALSE(find(spread, "job_time_ks").pass);
+  CHECK(test::row_with_id(spread, "job_time_ks").applicable);
+  CHECK_FALSE(test::row_with_id(spread, "job_time_ks").pass);
   CHECK(verdict_line(spread).starts_with("6 of 6 metrics outside"));
 }
 

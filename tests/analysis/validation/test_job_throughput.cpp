@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analysis/validation/job_throughput.hpp"
+#include "tests/support/validation_rows.hpp"
 #include "tests/support/scenario_support.hpp"
 
 using namespace sonicsim;
@@ -14,13 +15,6 @@ namespace {
 
 std::string error_of(const std::string& text) {
   return test::input_error_of([&] { parse_job_throughput_log(text, "rates.txt"); });
-}
-
-const ValidationRow& find(const std::vector<ValidationRow>& rows, const std::string& id) {
-  for (const auto& r : rows)
-    if (r.id == id) return r;
-  FAIL("no row " << id);
-  return rows.front();
 }
 
 }  // namespace
@@ -84,23 +78,23 @@ TEST_CASE("comparing per-job throughputs: mean, p10, p50, p90, KS and Wasserstei
   REQUIRE(rows.size() == 6);
   CHECK(rows[0].id == "job_throughput_mean");
   CHECK(rows[0].label == "job throughput mean (events/s)");
-  CHECK(find(rows, "job_throughput_mean").measured == doctest::Approx(5.5));
+  CHECK(test::row_with_id(rows, "job_throughput_mean").measured == doctest::Approx(5.5));
   // Type-7 quantiles of 1..10: p10 = 1 + 0.9 = 1.9, p50 = 5.5, p90 = 9.1.
-  CHECK(find(rows, "job_throughput_p10").measured == doctest::Approx(1.9));
-  CHECK(find(rows, "job_throughput_p50").measured == doctest::Approx(5.5));
-  CHECK(find(rows, "job_throughput_p90").measured == doctest::Approx(9.1));
-  CHECK(find(rows, "job_throughput_p90").simulated == doctest::Approx(1.05 * 9.1));
-  CHECK(find(rows, "job_throughput_p90").error == doctest::Approx(0.05));
-  CHECK(find(rows, "job_throughput_p90").pass);  // 5% against the default 10%
+  CHECK(test::row_with_id(rows, "job_throughput_p10").measured == doctest::Approx(1.9));
+  CHECK(test::row_with_id(rows, "job_throughput_p50").measured == doctest::Approx(5.5));
+  CHECK(test::row_with_id(rows, "job_throughput_p90").measured == doctest::Approx(9.1));
+  CHECK(test::row_with_id(rows, "job_throughput_p90").simulated == doctest::Approx(1.05 * 9.1));
+  CHECK(test::row_with_id(rows, "job_throughput_p90").error == doctest::Approx(0.05));
+  CHECK(test::row_with_id(rows, "job_throughput_p90").pass);  // 5% against the default 10%
   // On [k, 1.05 k) the measured CDF is k/10 and the simulated (k - 1)/10, and elsewhere they agree:
   // sup |F - G| = 0.1.
-  CHECK(find(rows, "job_throughput_ks").error == doctest::Approx(0.1));
+  CHECK(test::row_with_id(rows, "job_throughput_ks").error == doctest::Approx(0.1));
   // Wasserstein-1 of a sample against itself scaled by 1.05: the mean of 0.05 i = 0.275, over 5.5.
-  CHECK(find(rows, "job_throughput_wasserstein").simulated == doctest::Approx(0.275));
-  CHECK(find(rows, "job_throughput_wasserstein").error == doctest::Approx(0.05));
+  CHECK(test::row_with_id(rows, "job_throughput_wasserstein").simulated == doctest::Approx(0.275));
+  CHECK(test::row_with_id(rows, "job_throughput_wasserstein").error == doctest::Approx(0.05));
   Tolerances tight;
   tight.by_metric["job_throughput_p50"] = 0.04;
-  CHECK_FALSE(find(compare_job_throughputs(measured, simulated, tight), "job_throughput_p50").pass);
+  CHECK_FALSE(test::row_with_id(compare_job_throughputs(measured, simulated, tight), "job_throughput_p50").pass);
 }
 
 TEST_CASE("the committed CMS per-job logs read as per-job throughput logs, header and all") {
@@ -112,8 +106,8 @@ TEST_CASE("the committed CMS per-job logs read as per-job throughput logs, heade
   const auto values = read_job_throughput_log(dir + "JustAK4_noRagged_Nov9/Synchro_180_1gpu_PT.txt");
   REQUIRE(values.size() == 180);
   const auto rows = compare_job_throughputs(values, values, Tolerances{});
-  CHECK(find(rows, "job_throughput_mean").measured == doctest::Approx(3.7731).epsilon(2e-5));
-  CHECK(find(rows, "job_throughput_p50").measured == doctest::Approx(3.7664).epsilon(2e-5));
+  CHECK(test::row_with_id(rows, "job_throughput_mean").measured == doctest::Approx(3.7731).epsilon(2e-5));
+  CHECK(test::row_with_id(rows, "job_throughput_p50").measured == doctest::Approx(3.7664).epsilon(2e-5));
   CHECK(std::count_if(values.begin(), values.end(), [](double v) { return v < 3.88; }) == 166);  // 0.922 x 180
   // The AK8 scan at N = 180: 179 values and one blank line in the source, which the reader skips.
   CHECK(read_job_throughput_log(dir + "JustAK8_noRagged_Nov9/Synchro_180_1gpu_PT.txt").size() == 179);

@@ -7,6 +7,7 @@
 #include "analysis/validation/metric_ids.hpp"
 #include "analysis/validation/prometheus_export.hpp"
 #include "analysis/validation/timeseries_comparison.hpp"
+#include "tests/support/validation_rows.hpp"
 #include "tests/support/scenario_support.hpp"
 
 using namespace sonicsim;
@@ -124,13 +125,6 @@ MeasuredColumn measured_ready(const std::vector<int>& ready, double start) {
   return m;
 }
 
-const ValidationRow& find(const std::vector<ValidationRow>& rows, const std::string& id) {
-  for (const auto& r : rows)
-    if (r.id == id) return r;
-  FAIL("no row " << id);
-  return rows.front();
-}
-
 }  // namespace
 
 TEST_CASE("ready replicas over time: time-weighted mean, mean absolute error, time at each count, lag after a step") {
@@ -140,14 +134,14 @@ TEST_CASE("ready replicas over time: time-weighted mean, mean absolute error, ti
   const auto sim = simulated_ready({1, 1, 1, 1, 2, 2, 2, 2}, jobs);
   CHECK(load_steps(sim) == std::vector<double>{0});
   const auto rows = compare_timeseries({measured_ready({1, 1, 1, 1, 1, 1, 2, 2}, 1e9)}, sim, 1e9, {5}, Tolerances{});
-  CHECK(find(rows, "prom_ready_mean").measured == doctest::Approx(10.0 / 8));
-  CHECK(find(rows, "prom_ready_mean").simulated == doctest::Approx(12.0 / 8));
-  CHECK(find(rows, "prom_ready_mae").simulated == doctest::Approx(2.0 / 8));
-  CHECK(find(rows, "prom_ready_mae").error == doctest::Approx((2.0 / 8) / (10.0 / 8)));
-  CHECK(find(rows, "prom_ready_time_at_1").error == doctest::Approx(4.0 / 8 - 6.0 / 8));
-  CHECK(find(rows, "prom_ready_lag").measured == 25);  // 30 s - the 5 s step
-  CHECK(find(rows, "prom_ready_lag").simulated == 15);
-  CHECK_FALSE(find(rows, "prom_ready_lag").pass);
+  CHECK(test::row_with_id(rows, "prom_ready_mean").measured == doctest::Approx(10.0 / 8));
+  CHECK(test::row_with_id(rows, "prom_ready_mean").simulated == doctest::Approx(12.0 / 8));
+  CHECK(test::row_with_id(rows, "prom_ready_mae").simulated == doctest::Approx(2.0 / 8));
+  CHECK(test::row_with_id(rows, "prom_ready_mae").error == doctest::Approx((2.0 / 8) / (10.0 / 8)));
+  CHECK(test::row_with_id(rows, "prom_ready_time_at_1").error == doctest::Approx(4.0 / 8 - 6.0 / 8));
+  CHECK(test::row_with_id(rows, "prom_ready_lag").measured == 25);  // 30 s - the 5 s step
+  CHECK(test::row_with_id(rows, "prom_ready_lag").simulated == 15);
+  CHECK_FALSE(test::row_with_id(rows, "prom_ready_lag").pass);
   // The same series against itself: every error 0.
   for (const auto& r : compare_timeseries({measured_ready({1, 1, 1, 1, 2, 2, 2, 2}, 1e9)}, sim, 1e9, {5}, Tolerances{})) {
     CHECK_MESSAGE(is_known_metric(r.id), r.id);
