@@ -157,13 +157,15 @@ void check_jobs_fit(const JsonNode& root, const Scenario& s) {
   if (s.workload.jobs <= s.job_slots()) return;
   if (threads == 1)
     root.at("workload").at("jobs").fail("expected at most " + std::to_string(s.total_worker_cores()) +
-                                        " jobs (the worker pools have that many cores; one job per core)");
+                                        " jobs (the worker pools have that many cores; one job per core): more jobs need "
+                                        "more nodes, or cores_per_node, under /platform/worker_pools");
   if (s.job_slots() == 0)
     threads_node(root).fail("expected at most " + std::to_string(largest_node(s)) +
                              " threads (a job's threads are cores of one node; no node has more)");
   root.at("workload").at("jobs").fail("expected at most " + std::to_string(s.job_slots()) +
                                       " jobs (the worker nodes have room for that many jobs of " +
-                                      std::to_string(threads) + " threads, each on as many cores of one node)");
+                                      std::to_string(threads) + " threads, each on as many cores of one node): more "
+                                      "jobs need more nodes under /platform/worker_pools");
 }
 
 }  // namespace
