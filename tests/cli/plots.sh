@@ -140,6 +140,27 @@ out=$("$plot" timeseries "$work/autoscaled" --out "$work/autoscaling.png" 2>&1);
 if [ $rc -eq 0 ] && [[ "$out" == *"metric above the threshold 20 in "* ]] && [ -n "$with_flag" ] && [[ "$out" == *"$with_flag"* ]]
 then pass; else fail "timeseries plot, threshold from the summary: $rc $out"; fi
 
+# Prometheus exports over that run: no time is drawn that the terminal calls without a value.
+# Two deployments' ready replicas, 2 and 1, the first's sample at 20 s "NaN": at 20 s only the
+# second has a value, 1, drawn hollow (from some series only, as validate compares it).
+printf '%s' '{"status":"success","data":{"resultType":"matrix","result":[
+  {"metric":{"__name__":"kube_deployment_status_replicas_ready","deployment":"a"},"values":[[0,"2"],[10,"2"],[20,"NaN"],[30,"2"]]},
+  {"metric":{"__name__":"kube_deployment_status_replicas_ready","deployment":"b"},"values":[[0,"1"],[10,"1"],[20,"1"],[30,"1"]]}]}}' \
+  > "$work/ready-nan.json"
+out=$("$plot" prometheus "$work/autoscaled" "$work/ready-nan.json" --out "$work/prom.png" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"ready: 8 samples of 2 series at 4 times; drawn at 4, 1 of them hollow (from some series only"*"; no value at 0; samples without a value: 1 NaN, 0 a counter's first (no rate yet); 0 counter resets"* ]] &&
+   python3 "$repo/tests/cli/prometheus_figure.py" "$repo" "$work/autoscaled" "$work/ready-nan.json" 0:3,10:3,30:3 20:1 -
+then pass; else fail "Prometheus plot of a NaN beside a value: $rc $out"; fi
+# The 30 s, 2-pod counter fixture: the counters' first samples (0 s, and 30 s after the NaN at 25 s)
+# have no rate and 25 s none at all: 3 times with no value, not drawn; drawn: (40 - 0)/5 + (30 - 0)/5
+# = 14/s at 5 s, (85 - 40)/5 + (64 - 30)/5 = 15.8/s at 10 s, and the restart to 12 over 5 s, 2.4/s,
+# at 15 s (pod triton-1 gone).
+fixture=$repo/tests/data/logs/prometheus_requests.json
+out=$("$plot" prometheus "$work/autoscaled" "$fixture" --out "$work/prom.png" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"requests_per_s: 9 samples of 2 series at 6 times; drawn at 3; no value at 3 (ticks at the foot, not drawn); samples without a value: 1 NaN, 3 a counter's first (no rate yet); 1 counter resets"* ]] &&
+   python3 "$repo/tests/cli/prometheus_figure.py" "$repo" "$work/autoscaled" "$fixture" 5:14,10:15.8,15:2.4 - 0,25,30
+then pass; else fail "Prometheus plot of the counter fixture: $rc $out"; fi
+
 # Bad input to the timeseries plot: one line, exit code 2.
 mkdir -p "$work/empty" && echo "time_s,pending,starting,ready,draining,desired,metric" > "$work/empty/timeseries.csv"
 out=$("$plot" timeseries "$work/empty" --out "$work/e.png" 2>&1); rc=$?

@@ -32,7 +32,7 @@ def check(what, holds, detail=""):
 
 
 def draw(csv_path, x):
-    out = csv_path + ".png"
+    out = os.path.join(os.path.dirname(os.path.abspath(csv_path)), "sweep_figure.png")
     sweep_plot(argparse.Namespace(csv=csv_path, x=x, tolerance=0.05, baseline=None, out=out, label=None))
     return plt.gcf().axes[0]
 
