@@ -13,6 +13,9 @@ from sweep_knee import knee_of, knee_offsets, why_no_intervals
 from sweep_points import line_order, read_sweep, value_text
 
 FAILED_MARKERS = ["x", "+", "1", "*", "3", "X"]  # one per reason, cycled
+# Lines that coincide (past a shared saturation) must all show: the first line's points filled and
+# small, the others' hollow, larger and each of another shape.
+LINE_MARKERS = ["o", "s", "^", "D", "v", "p"]
 # Failed points are marked in a grey strip at the foot of the axes, a row per line (fractions of
 # the axes' height), so that marks of equal x on several lines all show.
 FAILED_ROW, FAILED_ROW_HEIGHT = 0.03, 0.035
@@ -48,7 +51,7 @@ def knee_words(knee, x_name, unit, tolerance, reference, where):
             f"knee at {at(knee.x)}")
 
 
-def draw_line(ax, points, colour, label, args, x_name, unit, say):
+def draw_line(ax, points, colour, nth, label, args, x_name, unit, say):
     """One line of finished points, broken where a point failed, its tolerance and its knee (returned)."""
     ok = [p for p in points if p.ok]
     where = f" for {label}" if label else ""
@@ -58,8 +61,9 @@ def draw_line(ax, points, colour, label, args, x_name, unit, say):
     sentence, legend = knee_words(knee, x_name, unit, args.tolerance, reference, where)
     say(sentence)
     # A failed point breaks the line (NaN): no segment is drawn across a point that has no value.
-    ax.plot([p.x for p in points], [p.y if p.ok else float("nan") for p in points], "o-", color=colour,
-            label=f"{label or 'mean per-event time'}: {legend}")
+    ax.plot([p.x for p in points], [p.y if p.ok else float("nan") for p in points], "-", color=colour,
+            marker=LINE_MARKERS[nth % len(LINE_MARKERS)], markersize=5 if nth == 0 else 9,
+            markerfacecolor=colour if nth == 0 else "none", label=f"{label or 'mean per-event time'}: {legend}")
     bars = [p for p in ok if p.half is not None]
     if bars:
         ax.errorbar([p.x for p in bars], [p.y for p in bars], yerr=[p.half for p in bars], fmt="none",
@@ -100,7 +104,7 @@ def sweep_plot(args):
         ok = [p for p in points if p.ok]
         ok_points += ok
         if ok:
-            knees[key] = (draw_line(ax, points, colour, label, args, x_name, unit, say), colour, label)
+            knees[key] = (draw_line(ax, points, colour, i, label, args, x_name, unit, say), colour, label)
         else:
             say(f"every point{' for ' + label if label else ''} failed: only their marks are drawn")
     draw_knees(ax, knees, (max(placed) - min(placed)) if placed else 0, x_name, say)
@@ -140,7 +144,7 @@ def mark_failed(ax, failed_by_reason, x_name, unit, say):
             y = FAILED_ROW + (row + 0.5) * FAILED_ROW_HEIGHT
             ax.plot(xs, [y] * len(xs), marker, color=colour, ms=8, mew=2, ls="none", transform=foot, clip_on=False)
         reason = reason_text(error)
-        legend = textwrap.shorten(reason, 170, placeholder=" ...")
+        legend = textwrap.shorten(reason, 240, placeholder=" ...")
         ax.plot([], [], marker, color="black", ms=8, mew=2, ls="none",
                 label="\n".join(textwrap.wrap(f"failed ({len(failed)}; grey strip): {legend}", 58)))
         by_line = {}

@@ -38,8 +38,9 @@ def draw(csv_path, x):
 
 
 def data_lines(ax):
-    """Lines in data coordinates with a marker: the curves."""
-    return [l for l in ax.get_lines() if l.get_transform() == ax.transData and l.get_marker() == "o"]
+    """Lines in data coordinates drawn solid with markers: the curves."""
+    return [l for l in ax.get_lines()
+            if l.get_transform() == ax.transData and l.get_linestyle() == "-" and l.get_marker() not in (None, "None", "")]
 
 
 def foot_marks(ax, marker):
@@ -60,7 +61,11 @@ if mode == "refused":
     check("the x axis is named by the scenario key", ax.get_xlabel() == "jobs", repr(ax.get_xlabel()))
     check("each line is named by its key and value, with its knee",
           legend[:2] == ["latency = 5 ms: knee at 200", "latency = 20 ms: knee at 200"], legend)
-    colours = [l.get_color() for l in data_lines(ax)]
+    curves = data_lines(ax)
+    colours = [l.get_color() for l in curves]
+    # Past 300 jobs both latencies take the GPUs' time: the lines coincide, so they differ in marker.
+    check("coinciding lines are told apart by their markers", len(curves) == 2 and len(
+        {(l.get_marker(), str(l.get_markerfacecolor())) for l in curves}) == 2, [(l.get_marker(), l.get_markerfacecolor()) for l in curves])
     check("the 4 refused points are marked x, in their lines' colours, at 500 and 600 jobs",
           foot_marks(ax, "x") == sorted((x, c) for x in (500, 600) for c in colours), foot_marks(ax, "x"))
     failed = [t for t in legend if t.startswith("failed (4")]
