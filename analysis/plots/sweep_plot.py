@@ -48,7 +48,7 @@ def knee_words(knee, x_name, unit, tolerance, reference, where):
     beyond = "; every point is within, so the knee may lie past the sweep's end" if knee.at_end else ""
     kind = "largest" if knee.rising else "smallest"
     return (f"knee at {x_name} = {at(knee.x)}{where} ({kind} value within {within} of {reference:.4g} s{beyond})",
-            f"knee at {at(knee.x)}")
+            f"knee at {at(knee.x)}" + (", the sweep's end: every point within" if knee.at_end else ""))
 
 
 def draw_line(ax, points, colour, nth, label, args, x_name, unit, say):
@@ -72,7 +72,7 @@ def draw_line(ax, points, colour, nth, label, args, x_name, unit, say):
     return knee.x
 
 
-def draw_knees(ax, knees, span, x_name, say):
+def draw_knees(ax, knees, span, x_name, unit, say):
     """Each line's knee as a dashed line in its colour; equal knees side by side, so that each shows."""
     shifts = knee_offsets({key: x for key, (x, _, _) in knees.items()}, span)
     equal = {}
@@ -82,8 +82,8 @@ def draw_knees(ax, knees, span, x_name, say):
             equal.setdefault(x, []).append(label)
     for x, labels in equal.items():
         if len(labels) > 1:
-            say(f"equal knees at {x_name} = {x:g} ({'; '.join(labels)}): their dashed lines are drawn side by "
-                "side so that each shows")
+            say(f"equal knees at {x_name} = {x:g}{' ' + unit if unit else ''} ({'; '.join(labels)}): their dashed lines "
+                "are drawn side by side so that each shows")
 
 
 def sweep_plot(args):
@@ -94,23 +94,24 @@ def sweep_plot(args):
         say(f"x: {x} (the first axis with more than one value; --x picks another)")
     fig, ax = plt.subplots(figsize=(8.5, 5.2))
     placed = [p.x for points in lines.values() for p in points if p.x is not None]
-    failed_by_reason, knees, ok_points = {}, {}, []
+    failed_by_reason, knees, ok_points, failed_rows = {}, {}, [], {}
     for i, key in enumerate(sorted(lines, key=line_order)):
         points, colour = sorted((p for p in lines[key] if p.x is not None), key=lambda p: p.x), f"C{i % 10}"
         label = ", ".join(f"{names[a]} = {value_text(v)}" for a, v in zip(others, key))
         for p in lines[key]:
-            if not p.ok:
-                failed_by_reason.setdefault(p.error, []).append((p, colour, label, i))
+            if not p.ok:  # each line with failed points gets its own row of the strip
+                row = failed_rows.setdefault(key, len(failed_rows))
+                failed_by_reason.setdefault(p.error, []).append((p, colour, label, row))
         ok = [p for p in points if p.ok]
         ok_points += ok
         if ok:
             knees[key] = (draw_line(ax, points, colour, i, label, args, x_name, unit, say), colour, label)
         else:
             say(f"every point{' for ' + label if label else ''} failed: only their marks are drawn")
-    draw_knees(ax, knees, (max(placed) - min(placed)) if placed else 0, x_name, say)
+            ax.plot([], [], "s", color=colour, label=f"{label or 'mean per-event time'}: every point failed")
+    draw_knees(ax, knees, (max(placed) - min(placed)) if placed else 0, x_name, unit, say)
     if failed_by_reason:
-        rows = 1 + max(row for failed in failed_by_reason.values() for _, _, _, row in failed)
-        strip = FAILED_ROW + rows * FAILED_ROW_HEIGHT
+        strip = FAILED_ROW + len(failed_rows) * FAILED_ROW_HEIGHT
         keep_above(ax, min((p.y - (p.half or 0) for p in ok_points), default=None), strip + 0.02)
         ax.add_patch(Rectangle((0, 0), 1, strip, transform=ax.transAxes, color="0.92", zorder=0, lw=0))
         mark_failed(ax, failed_by_reason, x_name, unit, say)
@@ -144,20 +145,26 @@ def mark_failed(ax, failed_by_reason, x_name, unit, say):
             y = FAILED_ROW + (row + 0.5) * FAILED_ROW_HEIGHT
             ax.plot(xs, [y] * len(xs), marker, color=colour, ms=8, mew=2, ls="none", transform=foot, clip_on=False)
         reason = reason_text(error)
-        legend = textwrap.shorten(reason, 240, placeholder=" ...")
+        unplaced = [p for p, _, _, _ in failed if p.x is None]
+        drawn = len(failed) - len(unplaced)
+        where_drawn = "grey strip" if not unplaced else f"{drawn} in the grey strip, {len(unplaced)} not placed"
         ax.plot([], [], marker, color="black", ms=8, mew=2, ls="none",
-                label="\n".join(textwrap.wrap(f"failed ({len(failed)}; grey strip): {legend}", 58)))
+                label="\n".join(textwrap.wrap(f"failed ({len(failed)}; {where_drawn}): "
+                                               + textwrap.shorten(reason, 240, placeholder=" ..."), 58)))
         by_line = {}
         for p, _, label, _ in failed:
             by_line.setdefault(label, []).append(p)
-        where = "; ".join(
-            (f"{x_list([p for p in ps if p.x is not None], unit)}" if any(p.x is not None for p in ps) else "")
-            + (f" for {label}" if label else "") for label, ps in by_line.items())
-        unplaced = [p for p, _, _, _ in failed if p.x is None]
-        say(f"{len(failed)} failed point{'s' if len(failed) > 1 else ''}, marked {marker!r} in the grey strip at the foot "
-            f"({x_name} = {where}): {reason}"
-            + (f"; {len(unplaced)} of them not placed: {x_name} = {', '.join(p.raw_x for p in unplaced)} is no number"
-               if unplaced else ""))
+        parts = []
+        for label, ps in by_line.items():
+            placed = [p for p in ps if p.x is not None]
+            at = f"{x_name} = {x_list(placed, unit)}" if placed else ""
+            parts.append(" for ".join(part for part in (at, label) if part))
+        where = "; ".join(part for part in parts if part)
+        marked = f"marked {marker!r} in the grey strip at the foot"
+        marked = "" if not drawn else f", {drawn} {marked}" if unplaced else f", {marked}"
+        say(f"{len(failed)} failed point{'s' if len(failed) > 1 else ''}{marked}" + (f" ({where})" if where else "")
+            + f": {reason}" + (f"; not placed: {len(unplaced)}, as {x_name} = {', '.join(p.raw_x for p in unplaced)} "
+                               "is no number" if unplaced else ""))
 
 
 def say_intervals(points, say):

@@ -28,7 +28,7 @@ if [ $rc -eq 0 ] && is_png "$work/knee.png" &&
   [[ "$out" == *"knee at jobs = 200 for latency = 20 ms (largest value within 5% of 127.9 s)"* ]]
 then pass; else fail "two-axis sweep plot: $rc $out"; fi
 # The refused points are marked and said, never dropped; the equal knees are drawn apart.
-if [[ "$out" == *"4 failed points, marked 'x' in the grey strip at the foot (jobs = 500, 600 for latency = 5 ms; 500, 600 for latency = 20 ms): /workload/jobs: expected at most 400 jobs"* ]] &&
+if [[ "$out" == *"4 failed points, marked 'x' in the grey strip at the foot (jobs = 500, 600 for latency = 5 ms; jobs = 500, 600 for latency = 20 ms): /workload/jobs: expected at most 400 jobs"* ]] &&
    [[ "$out" == *"equal knees at jobs = 200 (latency = 5 ms; latency = 20 ms): their dashed lines are drawn side by side"* ]]
 then pass; else fail "failed points and equal knees not said: $out"; fi
 # 10 events per job leave fewer than 20 a job after the warm-up cut: no interval (scenarios/README.md,
@@ -66,6 +66,21 @@ if [ $rc -eq 0 ] && [[ "$out" == *"no knee: within 5% up to a = 2, then the poin
 then pass; else fail "sweep plot with a failed point within the tolerance: $rc $out"; fi
 fig=$(python3 "$repo/tests/cli/sweep_figure.py" "$repo" broken "$work/broken.csv" 2>&1); rc=$?
 if [ $rc -eq 0 ]; then pass; else fail "the broken sweep's figure: $fig"; fi
+
+# A line whose every point failed, and a failed point whose x is no number: said, never dropped.
+cat > "$work/failed.csv" <<'CSV'
+point,/a,/b,status,event_time_mean_s,error
+0,1,x,ok,100,
+1,2,x,ok,101,
+2,1,y,failed,,s.json: /b: refused
+3,2,y,failed,,s.json: /b: refused
+4,bogus,x,failed,,s.json: /a: expected a number
+CSV
+out=$("$plot" sweep "$work/failed.csv" --x /a --out "$work/failed.png" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"every point for b = y failed: only their marks are drawn"* ]] &&
+   [[ "$out" == *"2 failed points, marked '+' in the grey strip at the foot (a = 1, 2 for b = y): /b: refused"* ]] &&
+   [[ "$out" == *"1 failed point (b = x): /a: expected a number; not placed: 1, as a = bogus is no number"* ]]
+then pass; else fail "sweep plot of failed lines and unplaced points: $rc $out"; fi
 
 # Time falls as devices are added: the knee is the fewest devices within 5% of the best, 6 for 400
 # jobs (closed form: 400 jobs x 1.81 s of GPU per event / 122.1 s per event = 5.9 devices).
