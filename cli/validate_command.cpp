@@ -356,7 +356,7 @@ int validate_command(const std::vector<std::string>& args) {
   std::vector<std::string> sets, tolerance_flags, fits;
   std::string tolerance_file, fit_metric;
   std::vector<double> load_steps_s;
-  double prometheus_start = -1;
+  double prometheus_start = 0;
   options.add_options()
       ("help,h", "show this help")
       ("tolerances", po::value(&tolerance_file), "JSON file: {\"relative\": 0.1, \"ks\": 0.2, \"metrics\": {ID: FRACTION}}")
@@ -379,9 +379,9 @@ int validate_command(const std::vector<std::string>& args) {
   const std::string scenario_path = positional.front();
   const Tolerances tolerances = read_tolerances(tolerance_file, tolerance_flags);
   TimeOptions times;
-  if (prometheus_start != -1) {
+  if (parsed->count("prometheus-start")) {
     if (!(prometheus_start >= 0 && prometheus_start <= 1e11))
-      throw po::error("--prometheus-start: expected a Unix time in seconds (0 to 1e11)");
+      throw po::error(printf_string("--prometheus-start: expected a Unix time in seconds (0 to 1e11), got %g", prometheus_start));
     times.start_unix_s = prometheus_start;
   }
   for (double step : load_steps_s)
