@@ -242,8 +242,11 @@ std::vector<ValidationRow> compare_prometheus(const Logs& logs, const json& sim,
   double start = INFINITY;
   for (const MeasuredColumn& c : logs.columns)
     if (!c.t_s.empty()) start = std::min(start, c.t_s.front());
-  return compare_timeseries(logs.columns, simulated, times.start_unix_s.value_or(start),
-                            times.load_steps_s.empty() ? load_steps(simulated) : times.load_steps_s, tolerances);
+  std::vector<std::string> notes;
+  auto rows = compare_timeseries(logs.columns, simulated, times.start_unix_s.value_or(start),
+                                 times.load_steps_s.empty() ? load_steps(simulated) : times.load_steps_s, tolerances, &notes);
+  for (const std::string& note : notes) std::cerr << "sonicsim: note: " << one_line(note) << "\n";
+  return rows;
 }
 
 std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const TimeOptions& times, const Tolerances& tolerances) {
