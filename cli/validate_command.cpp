@@ -180,7 +180,8 @@ json simulate_perf_for_validation(const std::string& path, const Overrides& over
       const PerfMeasurement m = simulate_perf_level(scenario, level);
       std::vector<double> latencies;
       for (std::int64_t ns : m.latencies_ns) latencies.push_back(static_cast<double>(ns) * 1e-9);
-      return json{{"level", m.level}, {"row", perf_row(m)}, {"latencies_s", latencies}}.dump();
+      return json{{"level", m.level}, {"row", perf_row(m)}, {"latencies_s", latencies},
+                  {"no_response", no_response_error(scenario, m.level)}}.dump();
     })));
   return levels;
 }
@@ -188,7 +189,10 @@ json simulate_perf_for_validation(const std::string& path, const Overrides& over
 std::vector<ValidationRow> compare_perf(const Logs& logs, const json& levels, const Tolerances& tolerances) {
   const auto simulated_level = [&](double load) -> const json& {
     for (const auto& l : levels)
-      if (std::abs(l["level"].get<double>() - load) <= 1e-9 * load) return l;
+      if (std::abs(l["level"].get<double>() - load) <= 1e-9 * load) {
+        if (l["latencies_s"].empty()) throw InputError(l["no_response"].get<std::string>());  // nothing to compare
+        return l;
+      }
     throw po::error("the logs measured load " + load_label(load) + ", which the scenario's perf_analyzer levels do not have");
   };
   std::vector<ValidationRow> rows;
