@@ -145,3 +145,17 @@ TEST_CASE("calibrate merges inputs by batch size and refuses a batch measured tw
   CHECK_THROWS_WITH_AS(calibrate({b}, LatencyStatistic::Mean, LatencyForm::Affine, none),
                        doctest::Contains("cannot select the affine form"), std::invalid_argument);
 }
+
+TEST_CASE("a fit that leaves a double's range is an error naming the inputs, never a null in the model") {
+  // Latencies of 1e-310 s (the CSV reader refuses them; calibrate() is the last guard): the
+  // relative fits weigh each point by 1/latency^2, which overflows, and the affine fit is NaN.
+  CalibrationInput denormal{"d.csv", "k", {}, {{1, 1e-310, 0, "d.csv", {}}, {2, 1.5e-310, 0, "d.csv", {}}, {4, 2.5e-310, 0, "d.csv", {}}}};
+  BootstrapSettings none;
+  none.resamples = 0;
+  CHECK_THROWS_WITH_AS(calibrate({denormal}, LatencyStatistic::Mean, LatencyForm::Table, none),
+                       doctest::Contains("d.csv: the affine fit is not a finite number"), std::invalid_argument);
+  // The same shape a million million times slower fits.
+  for (auto& p : denormal.points) p.latency_s *= 1e303;
+  const Calibration c = calibrate({denormal}, LatencyStatistic::Mean, LatencyForm::Table, none);
+  CHECK(std::get<AffineLatency>(c.forms[1].curve).per_item_s == doctest::Approx(0.5e-7));
+}
