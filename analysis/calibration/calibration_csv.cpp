@@ -127,7 +127,7 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
         double error = 0;
         if (throughput_sem_text) {
           const double sem = number_cell(path, line, "throughput_sem_items_per_s", throughput_sem_text);
-          error = tau / throughput * sem;
+          error = static_cast<double>(batch) / (throughput * throughput) * sem;
           if (!(sem >= 0 && error <= limits::kMaxDurationS))
             throw InputError(path, cell_location(line, "throughput_sem_items_per_s"),
                              printf_string("expected a standard error of at least 0 that gives the latency one of at most "
