@@ -189,10 +189,8 @@ json simulate_perf_for_validation(const std::string& path, const Overrides& over
 std::vector<ValidationRow> compare_perf(const Logs& logs, const json& levels, const Tolerances& tolerances) {
   const auto simulated_level = [&](double load) -> const json& {
     for (const auto& l : levels)
-      if (std::abs(l["level"].get<double>() - load) <= 1e-9 * load) {
-        if (l["latencies_s"].empty()) throw InputError(l["no_response"].get<std::string>());  // nothing to compare
-        return l;
-      }
+      if (std::abs(l["level"].get<double>() - load) <= 1e-9 * load)  // a level with no response has nothing to compare
+        return !l["latencies_s"].empty() ? l : throw InputError(l["no_response"].get<std::string>());
     throw po::error("the logs measured load " + load_label(load) + ", which the scenario's perf_analyzer levels do not have");
   };
   std::vector<ValidationRow> rows;
