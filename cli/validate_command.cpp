@@ -180,7 +180,8 @@ json simulate_perf_for_validation(const std::string& path, const Overrides& over
       const PerfMeasurement m = simulate_perf_level(scenario, level);
       std::vector<double> latencies;
       for (std::int64_t ns : m.latencies_ns) latencies.push_back(static_cast<double>(ns) * 1e-9);
-      return json{{"level", m.level}, {"row", perf_row(m)}, {"latencies_s", latencies}}.dump();
+      return json{{"level", m.level}, {"row", perf_row(m)}, {"latencies_s", latencies},
+                  {"no_response", no_response_error(scenario, m.level)}}.dump();
     })));
   return levels;
 }
@@ -188,7 +189,8 @@ json simulate_perf_for_validation(const std::string& path, const Overrides& over
 std::vector<ValidationRow> compare_perf(const Logs& logs, const json& levels, const Tolerances& tolerances) {
   const auto simulated_level = [&](double load) -> const json& {
     for (const auto& l : levels)
-      if (std::abs(l["level"].get<double>() - load) <= 1e-9 * load) return l;
+      if (std::abs(l["level"].get<double>() - load) <= 1e-9 * load)  // a level with no response has nothing to compare
+        return !l["latencies_s"].empty() ? l : throw InputError(l["no_response"].get<std::string>());
     throw po::error("the logs measured load " + load_label(load) + ", which the scenario's perf_analyzer levels do not have");
   };
   std::vector<ValidationRow> rows;
@@ -242,8 +244,11 @@ std::vector<ValidationRow> compare_prometheus(const Logs& logs, const json& sim,
   double start = INFINITY;
   for (const MeasuredColumn& c : logs.columns)
     if (!c.t_s.empty()) start = std::min(start, c.t_s.front());
-  return compare_timeseries(logs.columns, simulated, times.start_unix_s.value_or(start),
-                            times.load_steps_s.empty() ? load_steps(simulated) : times.load_steps_s, tolerances);
+  std::vector<std::string> notes;
+  auto rows = compare_timeseries(logs.columns, simulated, times.start_unix_s.value_or(start),
+                                 times.load_steps_s.empty() ? load_steps(simulated) : times.load_steps_s, tolerances, &notes);
+  for (const std::string& note : notes) std::cerr << "sonicsim: note: " << one_line(note) << "\n";
+  return rows;
 }
 
 std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const TimeOptions& times, const Tolerances& tolerances) {
@@ -356,7 +361,7 @@ int validate_command(const std::vector<std::string>& args) {
   std::vector<std::string> sets, tolerance_flags, fits;
   std::string tolerance_file, fit_metric;
   std::vector<double> load_steps_s;
-  double prometheus_start = -1;
+  double prometheus_start = 0;
   options.add_options()
       ("help,h", "show this help")
       ("tolerances", po::value(&tolerance_file), "JSON file: {\"relative\": 0.1, \"ks\": 0.2, \"metrics\": {ID: FRACTION}}")
@@ -379,9 +384,9 @@ int validate_command(const std::vector<std::string>& args) {
   const std::string scenario_path = positional.front();
   const Tolerances tolerances = read_tolerances(tolerance_file, tolerance_flags);
   TimeOptions times;
-  if (prometheus_start != -1) {
+  if (parsed->count("prometheus-start")) {
     if (!(prometheus_start >= 0 && prometheus_start <= 1e11))
-      throw po::error("--prometheus-start: expected a Unix time in seconds (0 to 1e11)");
+      throw po::error(printf_string("--prometheus-start: expected a Unix time in seconds (0 to 1e11), got %g", prometheus_start));
     times.start_unix_s = prometheus_start;
   }
   for (double step : load_steps_s)

@@ -17,6 +17,10 @@ inline constexpr double kMaxCpuSpeed = 1e6;
 inline constexpr double kMinFactor = 1e-6;           // SimGrid's latency and bandwidth factors
 inline constexpr double kMaxFactor = 1e6;
 inline constexpr double kMaxStackBytes = 64.0 * 1024 * 1024;  // per simulated actor
+// A time a log or a Prometheus export writes: Unix seconds up to the year 5138 (or seconds from
+// the log's own start, within the same bound either side of 0), so that differences stay exact to
+// the microsecond.
+inline constexpr double kMaxLogTimeS = 1e11;
 
 // Sizes of the simulated system. SimGrid gives every job, instance, frontend thread and client an
 // actor with a stack of its own, and every node and GPU a host.
