@@ -75,6 +75,18 @@ bad_scenario("the last request of an event too small", lambda s: (s["models"]["m
 bad_scenario("an empirical item count of 2e9 in requests of one", lambda s: s["workload"]["modules"][1].update(
     {"items_per_event": {"distribution": "empirical", "samples": [1, 2000000000]}, "items_per_request": 1}),
     "/workload/modules/1: ", "requests")
+# A gamma or lognormal kernel spread of cv 1e-200 is a legitimate "no spread": 1/cv^2 overflows a
+# double (it aborted the run, "simulate up to -nan"); the run must equal the one without a spread.
+externalwork = os.path.join(ROOT, "scenarios", "cms-threaded-externalwork.json")
+def events_with_spread(name, spread):
+    out = os.path.join(WORK, name)
+    rc, _, err = run(["run", externalwork, "--quiet", "--output", out, "--set", "/models/tagger/kernel_latency/spread=" + spread])
+    return rc, err, open(os.path.join(out, "events.csv")).read() if rc == 0 else ""
+_, _, no_spread = events_with_spread("spread_none", '"none"')
+for shape in ("gamma", "lognormal"):
+    rc, err, events = events_with_spread("spread_" + shape, f'{{"distribution": "{shape}", "cv": 1e-200}}')
+    check(f"a {shape} kernel spread of cv 1e-200 runs as no spread", rc == 0 and no_spread and events == no_spread,
+          f"exit {rc}: {err[:300]!r}")
 
 # ---- Hangs and memory -----------------------------------------------------------------------------
 expect_error("scenario from /dev/zero", ["run", "/dev/zero"], "/dev/zero: ", "16 MiB")
