@@ -251,6 +251,13 @@ bad_values("values_syntax", GPU + "  replicas: [1, 2\n", "line 5, column 1: ", "
 bad_values("values_duplicate_key", GPU + "keda:\n  maxReplicaCount: 2\n  maxReplicaCount: 11\n", "/keda/maxReplicaCount: ",
            "duplicate key")
 bad_values("values_two_documents", GPU + "---\nkeda: {}\n", "/: ", "expected one YAML document")
+# A ',' where a document or its content should start: yaml-cpp 0.7's LoadAll returned an endless list
+# of null documents (fixed upstream in yaml-cpp PR #1319), growing without bound.
+bad_values("values_lone_comma", ",\n", "line 1, column 1: ", "invalid YAML: did not find expected node content")
+bad_values("values_comma_after_document_start", "---\n,\n", "line 2, column 1: ", "did not find expected node content")
+bad_values("values_comma_after_anchor", "&x ,\n", "line 1, column 4: ", "did not find expected node content")
+bad_values("values_comma_after_block_scalar", "|\n  --model-repository=/models\n,\n", "line 3, column 1: ",
+           "did not find expected node content")
 bad_values("values_custom_tag", GPU + "keda: !vault {enabled: true}\n", "/keda: ", "unsupported YAML tag")
 bad_values("values_unknown_metric", GPU + "keda: {enabled: true}\nserverLoadMetric: avg(up)\n", "/serverLoadMetric: ",
            "a PromQL query sonicsim cannot evaluate")
