@@ -288,7 +288,7 @@ for expected in ["triton.replicas 0 renders as 1", "keda.maxReplicaCount 0 rende
     check(f"a values file's {expected.split(' ')[0]} replaced, with a note", rc == 0 and any(n.startswith(expected) for n in notes),
           f"exit {rc}: {notes!r} {err[-300:]!r}")
 # 99,990 keys no template reads (with the five values of GPU, the most a values file may hold): read
-# in linear time (a search of the list of keys made it quadratic, 19 s for 90,000), each named once,
+# in linear time (a search of the list of keys made it quadratic, 18 s for 90,000), each named once,
 # in the order of the merged values (sorted, as nlohmann::json keeps a map).
 unknown = [f"k{i}" for i in range(99990)]
 rc, notes, err = values_notes("values_many_unknown", GPU + "".join(f"{k}: 1\n" for k in unknown))

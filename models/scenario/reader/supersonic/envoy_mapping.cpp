@@ -37,8 +37,8 @@ void Mapper::envoy() {
   }
   const JsonNode envoy = section({"envoy"});
   // replicas: {{ .Values.envoy.replicas | default 1 }} (envoy/deployment.yaml).
-  const std::int64_t replicas = defaulted(envoy, "replicas", 1, 0, 1'000'000, "Envoy pods",
-                                         "renders as 1 (envoy/deployment.yaml: `default 1`, and Helm's default takes 0 for unset)");
+  const std::int64_t replicas =
+      defaulted(envoy, "replicas", 1, 0, 1'000'000, "Envoy pods", template_default("envoy/deployment.yaml", 1));
   if (replicas > 1)
     note("envoy.replicas is " + std::to_string(replicas) + ": sonicsim simulates one Envoy, which sees every request "
          "(each of several Envoys would balance on its own counts)");

@@ -14,12 +14,6 @@ namespace {
 
 std::string seconds_text(std::int64_t s) { return std::to_string(s) + "s"; }
 
-// What a template's `{{ default D .x }}` makes of a 0 the file gives.
-std::string template_default(const char* template_file, std::int64_t d) {
-  const std::string text = std::to_string(d);
-  return "renders as " + text + " (" + template_file + ": `default " + text + "`, and Helm's default takes 0 for unset)";
-}
-
 }  // namespace
 
 Mapper::Mapper(const ValuesInput& input) : in_(input), root_(input.merged, "", input.values_file) {}
