@@ -258,6 +258,9 @@ bad_values("values_comma_after_document_start", "---\n,\n", "line 2, column 1: "
 bad_values("values_comma_after_anchor", "&x ,\n", "line 1, column 4: ", "did not find expected node content")
 bad_values("values_comma_after_block_scalar", "|\n  --model-repository=/models\n,\n", "line 3, column 1: ",
            "did not find expected node content")
+fuzz_timeout = os.path.join(ROOT, "tests", "data", "fuzz", "values-timeout.yaml")
+bad_scenario("values_fuzzer_timeout_input", lambda s: values_file("t", "")(s) or s["platform"]["servers"][0].update(
+    {"supersonic_values": fuzz_timeout}), "did not find expected node content", file=fuzz_timeout + ": line 23, column 1: ")
 bad_values("values_custom_tag", GPU + "keda: !vault {enabled: true}\n", "/keda: ", "unsupported YAML tag")
 bad_values("values_unknown_metric", GPU + "keda: {enabled: true}\nserverLoadMetric: avg(up)\n", "/serverLoadMetric: ",
            "a PromQL query sonicsim cannot evaluate")
