@@ -351,6 +351,16 @@ bad_values("values_syntax", GPU + "  replicas: [1, 2\n", "line 5, column 1: ", "
 bad_values("values_duplicate_key", GPU + "keda:\n  maxReplicaCount: 2\n  maxReplicaCount: 11\n", "/keda/maxReplicaCount: ",
            "duplicate key")
 bad_values("values_two_documents", GPU + "---\nkeda: {}\n", "/: ", "expected one YAML document")
+# A ',' where a document or its content should start: yaml-cpp 0.7's LoadAll returned an endless list
+# of null documents (fixed upstream in yaml-cpp PR #1319), growing without bound.
+bad_values("values_lone_comma", ",\n", "line 1, column 1: ", "invalid YAML: did not find expected node content")
+bad_values("values_comma_after_document_start", "---\n,\n", "line 2, column 1: ", "did not find expected node content")
+bad_values("values_comma_after_anchor", "&x ,\n", "line 1, column 4: ", "did not find expected node content")
+bad_values("values_comma_after_block_scalar", "|\n  --model-repository=/models\n,\n", "line 3, column 1: ",
+           "did not find expected node content")
+fuzz_timeout = os.path.join(ROOT, "tests", "data", "fuzz", "values-timeout.yaml")
+bad_scenario("values_fuzzer_timeout_input", lambda s: values_file("t", "")(s) or s["platform"]["servers"][0].update(
+    {"supersonic_values": fuzz_timeout}), "did not find expected node content", file=fuzz_timeout + ": line 23, column 1: ")
 bad_values("values_custom_tag", GPU + "keda: !vault {enabled: true}\n", "/keda: ", "unsupported YAML tag")
 bad_values("values_unknown_metric", GPU + "keda: {enabled: true}\nserverLoadMetric: avg(up)\n", "/serverLoadMetric: ",
            "a PromQL query sonicsim cannot evaluate")
@@ -364,6 +374,29 @@ rc, _, err = run(["run", scenario("values_notes", values_file("values_notes", GP
 check("each note on what a values file sets is one line naming the file",
       rc == 0 and "sonicsim: note: " + os.path.join(WORK, "values_notes.yaml") + ": ignored, not simulated: grafana\n" in err,
       f"exit {rc}: {err[:600]!r}")
+# A value that the chart's `default` (or Kubernetes) replaces, or more CPUs than the proxy's threads,
+# runs with a note saying what it became; each was replaced without a word.
+def values_notes(name, content):
+    rc, _, err = run(["run", scenario(name, values_file(name, content)), "--output", os.path.join(WORK, name)])
+    prefix = "sonicsim: note: " + os.path.join(WORK, name + ".yaml") + ": "
+    return rc, [line[len(prefix):] for line in err.splitlines() if line.startswith(prefix)], err
+KEDA_ZEROS = (GPU + "  replicas: 0\n  readinessProbe: {periodSeconds: 0}\nkeda:\n  enabled: true\n  maxReplicaCount: 0\n"
+              "  scaleUp: {periodSeconds: 0, stepsize: 0}\n  scaleDown: {periodSeconds: 0, stepsize: 0}\n"
+              "envoy: {replicas: 0, resources: {limits: {cpu: 1e9}}}\n")
+rc, notes, err = values_notes("values_zeros", KEDA_ZEROS)
+for expected in ["triton.replicas 0 renders as 1", "keda.maxReplicaCount 0 renders as 14", "keda.scaleUp.periodSeconds 0 renders as 30",
+                 "keda.scaleUp.stepsize 0 renders as 1", "keda.scaleDown.periodSeconds 0 renders as 30",
+                 "keda.scaleDown.stepsize 0 renders as 1", "triton.readinessProbe.periodSeconds 0 is 10 to Kubernetes",
+                 "envoy.replicas 0 renders as 1", "envoy.resources.limits.cpu 1000000000 is more than the 1024 threads"]:
+    check(f"a values file's {expected.split(' ')[0]} replaced, with a note", rc == 0 and any(n.startswith(expected) for n in notes),
+          f"exit {rc}: {notes!r} {err[-300:]!r}")
+# 99,990 keys no template reads (with the five values of GPU, the most a values file may hold): read
+# in linear time (a search of the list of keys made it quadratic, 18 s for 90,000), each named once,
+# in the order of the merged values (sorted, as nlohmann::json keeps a map).
+unknown = [f"k{i}" for i in range(99990)]
+rc, notes, err = values_notes("values_many_unknown", GPU + "".join(f"{k}: 1\n" for k in unknown))
+named = [n.split("): ", 1)[1].split(", ") for n in notes if n.startswith("not read by the chart's templates")]
+check("99,990 keys no template reads, each named once", rc == 0 and named == [sorted(unknown)], f"exit {rc}: {err[-300:]!r}")
 
 # ---- Flags ---------------------------------------------------------------------------------------
 expect_error("plan --max-jobs 0", ["plan", own, "--max-jobs", "0"], "--max-jobs expects a whole number of at least 1")
