@@ -18,9 +18,13 @@ std::vector<std::string> unsound_reasons(const Summary& s) {
     reasons.push_back(why);
   }
   if (const auto& stop = s.precision_stop) {
-    if (s.simulated_s < stop->load_from_s)
-      reasons.push_back(printf_string("it ended at t = %.0f s, before its load (every job submitted at t = %.0f s)",
-                                      s.simulated_s, stop->load_from_s));
+    // Waves repeat their load in cycles long before their last one is submitted.
+    const bool waves = stop->cycles && stop->cycles->repeats_until_s;
+    const double load_s = waves ? stop->cycles->repeats_from_s : stop->load_from_s;
+    if (!stop->drained && s.simulated_s < load_s)  // a workload that ended was all the load it had
+      reasons.push_back(printf_string(waves ? "it ended at t = %.0f s, before its waves repeat their load (t = %.0f s)"
+                                            : "it ended at t = %.0f s, before its load (every job submitted at t = %.0f s)",
+                                      s.simulated_s, load_s));
     else if (!stop->reached && !stop->drained && s.steady.warmup_at_limit)
       reasons.push_back(printf_string("no steady state by its end at t = %.0f s (the warm-up cut reached half of its "
                                       "events): its mean holds a transient",

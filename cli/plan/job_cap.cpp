@@ -60,19 +60,27 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
   if (static_jobs && max_value >= cores) {
     limit = printf_string("every worker core (%d)", cores);
   } else if (!static_jobs && max_value <= 0) {
+    // The cores bound the jobs running at once (at the jobs per unit the workload as given keeps
+    // running); a wave holds at most all of the workload's jobs, and a rate keeps at most all of them
+    // running.
     const std::int64_t jobs = scenario.workload.jobs;
-    const double running_at_most = axis.pointer == "/workload/jobs" ? cores : std::min<double>(cores, jobs);
-    max_value = std::max(1, static_cast<int>(std::min(2e9, std::ceil(running_at_most / jobs_per_unit))));
-    if (axis.pointer == "/workload/submit/jobs_per_wave" && jobs <= max_value) {
-      max_value = static_cast<int>(jobs);
-      limit = printf_string("the workload's %lld jobs (a wave holds at most all of them)", static_cast<long long>(jobs));
-    } else {
-      limit = printf_string("%s (at about %.3g jobs running per unit, %s would keep %s running)",
-                            running_at_most < cores ? printf_string("the workload's %lld jobs", static_cast<long long>(jobs)).c_str()
-                                                    : printf_string("the %d worker cores", cores).c_str(),
-                            jobs_per_unit, axis.describe(max_value).c_str(),
-                            running_at_most < cores ? "all of them" : "every core");
-    }
+    const auto units_for = [&](double running) {
+      return std::max(1, static_cast<int>(std::min(2e9, std::ceil(running / jobs_per_unit))));
+    };
+    const int by_cores = units_for(cores);
+    const bool wave_size = axis.pointer == "/workload/submit/jobs_per_wave";
+    const int by_jobs = axis.pointer == "/workload/jobs" ? by_cores
+                        : wave_size                     ? static_cast<int>(std::min<std::int64_t>(jobs, 2'000'000'000))
+                                                        : units_for(static_cast<double>(jobs));
+    max_value = std::min(by_cores, by_jobs);
+    if (by_jobs < by_cores)
+      limit = wave_size ? printf_string("the workload's %lld jobs (a wave holds at most all of them)", static_cast<long long>(jobs))
+                        : printf_string("the workload's %lld jobs (at about %.3g jobs running per unit, %s would keep "
+                                        "all of them running)",
+                                        static_cast<long long>(jobs), jobs_per_unit, axis.describe(max_value).c_str());
+    else
+      limit = printf_string("the %d worker cores (at about %.3g jobs running per unit, %s would keep every core busy)",
+                            cores, jobs_per_unit, axis.describe(max_value).c_str());
   }
   const AnalyticModel closed = analytic_model(scenario);
   const int knee_jobs = closed_form_knee(closed, plan.tolerance, static_cast<int>(std::min<double>(cores, max_value * jobs_per_unit)));
@@ -106,7 +114,9 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
                                               axis.describe(lo).c_str(), plan_event_time(knee.at_lo), lo_jobs))
               << "saturates first at " << (static_jobs ? std::to_string(hi) + " jobs" : axis.describe(hi)) << ": "
               << resource << '\n';
-    if (resource.rfind(words.label, 0) == 0 && plan.devices > 0)
+    if (resource.rfind("no sound run", 0) == 0)
+      std::cout << printf_string("concurrent-job cap: %.0f jobs: past it no run is sound (see above)\n", lo_jobs);
+    else if (resource.rfind(words.label, 0) == 0 && plan.devices > 0)
       std::cout << printf_string("optimal CPU:%s ratio: %.1f jobs per %s (%.0f jobs on %d %s%s)\n", words.label,
                                  lo_jobs / plan.devices, words.label, lo_jobs, plan.devices, words.label,
                                  plan.devices == 1 ? "" : "s");

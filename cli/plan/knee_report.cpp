@@ -50,14 +50,18 @@ void print_knee_interval(const PlanContext& plan, const KneeSearch& knee, const 
   if (!at_lo) return;
   const auto at_hi = end_estimate(knee.hi, knee.at_hi);
   if (!at_hi) return;
-  const auto band =
-      knee_band(knee.lo, *at_lo, knee.hi, *at_hi, knee.probes, criteria.baseline_s, criteria.threshold_s());
-  if (!band) return;
+  const auto band = knee_band(knee.lo, *at_lo, knee.hi, *at_hi, knee.probes, criteria.threshold_s());
   if (basis.empty()) basis = "the bracket's own 95% intervals";
-  std::cout << printf_string("the knee at 95%%: %s to %s (the probes' curve crosses the threshold %.3f s at %.1f; "
-                             "±%.3f s from %s",
-                             describe(band->low).c_str(), describe(band->high).c_str(), criteria.threshold_s(), band->at,
-                             band->half_width_s, basis.c_str());
+  if (!band) {
+    std::cout << "no 95% range for the knee: the per-event times at its bracket (" << basis
+              << ") do not rise, so nothing locates where they cross the threshold\n";
+    return;
+  }
+  std::cout << printf_string("the knee at 95%%: %s to %s (a line of %.4g s per step %s crosses the threshold %.3f s "
+                             "at %.1f; ±%.3f s from %s",
+                             describe(band->low).c_str(), describe(band->high).c_str(), band->slope_s,
+                             band->slope_from_bracket ? "through the bracket" : "between the probes surely on either side",
+                             criteria.threshold_s(), band->at, band->half_width_s, basis.c_str());
   if (band->scatter_s > band->half_width_s)
     std::cout << printf_string(", widened to ±%.3f s by the probes' own scatter: a probe at more load ran that much "
                                "faster than one at less",

@@ -61,3 +61,18 @@ TEST_CASE("an unsound probe is never within the tolerance, however fast it ran")
   fast.failures->jobs_failed = 1;
   CHECK_FALSE(criteria.within(fast));
 }
+
+TEST_CASE("waves that stop on whole load cycles before their last wave reached their load") {
+  // Cycles repeat the load from 1800 s; the rule stopped at 7800 s, long before the last of 20
+  // waves (11,400 s): sound. Had it ended at 1200 s, before the cycles, it would not be.
+  Summary s = sound_run();
+  s.simulated_s = 7800;
+  s.precision_stop = PrecisionStop{0.01, 13, true, 11400, false, CycleStop{600, 1800, 12000}};
+  CHECK(unsound_reasons(s).empty());
+  s.simulated_s = 1200;
+  s.precision_stop->reached = false;
+  CHECK(unsound_reasons(s).front().find("before its waves repeat their load (t = 1800 s)") != std::string::npos);
+  // Two waves that end by 1200 s: the workload ran to its end, which was all the load it had.
+  s.precision_stop->drained = true;
+  CHECK(unsound_reasons(s).empty());
+}
