@@ -78,7 +78,8 @@ int plan_command(const std::vector<std::string>& args) {
       ("vary", po::value(&vary), "search the load this JSON pointer sets instead of the jobs: a count "
                                  "(/workload/submit/jobs_per_wave) or a duration between submissions, searched per hour "
                                  "(/workload/submit/mean_interval)")
-      ("max", po::value<int>(), "--vary: search up to this value (per hour for a duration; default: as far as the worker cores go)")
+      ("max", po::value<int>(), "--vary: search up to this value (per hour for a duration; default: as far as the worker cores and the "
+                            "workload's jobs go)")
       ("devices", "the fewest servers that keep the workload as given within the tolerance; on an autoscaled group, "
                   "the fewest max_replicas (its pool grows to match)")
       ("group", po::value(&group), "--devices: the server group to size (default: the only one)")
