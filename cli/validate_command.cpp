@@ -18,6 +18,7 @@
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
 #include "cli/processes/isolated_run.hpp"
+#include "cli/simulation_progress.hpp"
 #include "cli/sweep/sweep_grid.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json/json_reader.hpp"
@@ -141,7 +142,9 @@ json simulate_for_validation(const std::string& path, const Overrides& overrides
   const Scenario scenario = load_scenario(path, o);
   if (scenario.perf_analyzer) throw po::error("validate compares grid-job workloads with site logs; this is a perf_analyzer load");
   return json::parse(run_isolated([&] {
-    const SimulationResults results = simulate(scenario);
+    SimulationProgressLine progress(stderr_is_terminal());
+    const SimulationResults results = simulate(scenario, progress.observer());
+    progress.clear();
     json events = json::array();
     for (const EventRecord& e : results.events)
       if (e.start_s >= results.warmup_s) events.push_back({e.job, e.start_s, e.end_s});
