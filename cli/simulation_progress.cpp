@@ -1,5 +1,6 @@
 #include "cli/simulation_progress.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,11 +42,24 @@ std::string simulation_progress_text(const SimulationProgress& p, double elapsed
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
 
+namespace {
+
+// The text cut to the terminal's width: a line that wrapped would leave its first rows behind at
+// each redraw (the carriage return goes back to the start of the last row only).
+std::string fitted_to_terminal(std::string text) {
+  winsize size{};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1 && text.size() >= size.ws_col)
+    text.resize(size.ws_col - 1u);
+  return text;
+}
+
+}  // namespace
+
 ProgressObserver SimulationProgressLine::observer() {
   if (!show_) return {};
   return [this](const SimulationProgress& progress) {
     const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    line_.show(simulation_progress_text(progress, elapsed_s));
+    line_.show(fitted_to_terminal(simulation_progress_text(progress, elapsed_s)));
   };
 }
 
