@@ -6,10 +6,10 @@
 
 #include <boost/program_options/errors.hpp>
 
-#include "models/io/csv_cells.hpp"
-#include "models/io/limits.hpp"
-#include "models/io/json/json_reader.hpp"
 #include "analysis/validation/site_logs.hpp"
+#include "models/io/csv_cells.hpp"
+#include "models/io/json/json_reader.hpp"
+#include "models/io/limits.hpp"
 
 namespace sonicsim::cli {
 namespace fs = std::filesystem;
@@ -126,7 +126,11 @@ std::vector<TimeseriesRow> read_timeseries(const std::string& path, const char* 
       beyond_a_run(path, line, limits::kMaxTimeseriesRows, "Prometheus scrapes");
       TimeseriesRow row;
       row.t_s = number_cell(path, line, "time_s", t);
-      row.ready = static_cast<int>(integer_cell(path, line, "ready", ready));
+      const long long ready_count = integer_cell(path, line, "ready", ready);
+      if (ready_count < 0 || ready_count > limits::kMaxHosts)
+        throw InputError(path, cell_location(line, "ready"),
+                         "expected a count of ready servers from 0 to " + std::to_string(limits::kMaxHosts));
+      row.ready = static_cast<int>(ready_count);
       row.metric = optional(line, "metric", metric);
       row.requests_per_s = optional(line, "requests_per_s", rps);
       row.queue_ms = optional(line, "queue_ms", queue);

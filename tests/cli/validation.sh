@@ -203,6 +203,10 @@ out=$("$sonicsim" validate "$cms" "$work/prom/ready.json" "${auto[@]}" --run "$w
 read -r measured simulated < <(echo "$out" | sed -n 's/^ready replicas, time-weighted mean *\([0-9.]*\) *\([0-9.]*\) .*/\1 \2/p')
 if [ $rc -eq 1 ] && [ -n "${simulated:-}" ] && python3 -c "import sys; sys.exit(abs($simulated - $measured - 1) > 1e-5)"
 then pass; else fail "--run reads timeseries.csv: $rc ${measured:-} ${simulated:-} $out"; fi
+sed -i '3s/^\([^,]*\),\([^,]*\),\([^,]*\),[^,]*,/\1,\2,\3,-1,/' "$work/auto-plus-one/timeseries.csv"
+expect_run_refused "a negative ready count in timeseries.csv" \
+  "auto-plus-one/timeseries.csv: line 3, column \"ready\": expected a count of ready servers from 0 to 200000" \
+  "$cms" "$work/prom/ready.json" "${auto[@]}" --run "$work/auto-plus-one"
 rm "$work/auto-plus-one/timeseries.csv"
 expect_run_refused "run without timeseries.csv" \
   "auto-plus-one/timeseries.csv: /: missing: Prometheus exports need the run's timeseries.csv, which sonicsim run --output writes where /simulation/outputs has \"timeseries\"" \
