@@ -3,12 +3,12 @@
 // its variance each unknown explains.
 //
 // The index is first-order and variance-based: the share of Var(Y) that E[Y | X_i] carries, the
-// correlation ratio (McKay 1995, "Evaluating prediction uncertainty", NUREG/CR-6311). With a Latin
-// hypercube it is estimated by cutting X_i's probability range into k equal bins (k = floor(sqrt n),
-// at least 2) or by its alternatives, and comparing the variance of the bins' means with the total.
-// Its estimate for an unknown that does nothing is about (k - 1) / (n - 1); that bias is taken off
-// (the adjustment of R^2 for k - 1 parameters), so such an unknown reads near 0. The indices of
-// unknowns that interact need not sum to 1.
+// correlation ratio (McKay 1995, "Evaluating prediction uncertainty", NUREG/CR-6311), estimated on the
+// design's runs: E[Y | X_i] is each alternative's mean for a choice, and for a range a straight line
+// in each of k equal bins of its probability (k = floor(sqrt(n) / 2), at least 1), so that a smooth
+// trend counts whole. Fitting that many parameters explains about (p - 1) / (n - 1) of noise; the
+// estimate is adjusted for them as R^2 is, so an unknown that does nothing reads near 0. The
+// indices of unknowns that interact need not sum to 1.
 #include <cstddef>
 #include <vector>
 
