@@ -47,7 +47,7 @@ Overrides joined(const Overrides& a, const Overrides& b) {
 std::vector<std::pair<std::string, std::string>> perf_outputs(const Scenario& nominal) {
   const PerfAnalyzerLoad& load = *nominal.perf_analyzer;
   std::vector<std::pair<std::string, std::string>> outputs;
-  for (const std::string what : {"inferences/s", "p50 latency", "p99 latency"})
+  for (const std::string what : {"inferences/s", "p50 latency", "p99 latency", "server queue"})
     for (double level : load.levels)
       outputs.emplace_back(std::string(what) + " at " + level_name(load.mode, level),
                            std::string(what) == "inferences/s" ? "inferences/s" : "us");
@@ -75,6 +75,7 @@ std::vector<PointResult> perf_points(const std::string& path, const Overrides& o
     for (const auto& r : row) results[p].outputs.push_back(r.inferences_per_s);
     for (const auto& r : row) results[p].outputs.push_back(static_cast<double>(r.p50_us));
     for (const auto& r : row) results[p].outputs.push_back(static_cast<double>(r.p99_us));
+    for (const auto& r : row) results[p].outputs.push_back(static_cast<double>(r.server_queue_us));
     for (const auto& r : row)
       if (r.requests == 0)
         results[p].unsound.push_back(no_response(*scenarios[p].perf_analyzer, level_name(scenarios[p].perf_analyzer->mode, r.level)));
