@@ -11,7 +11,7 @@
 #include "cli/run_command.hpp"
 #include "cli/sweep/sweep_command.hpp"
 #include "cli/validate_command.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/io/message_text.hpp"
 #include "sim/simulation.hpp"
 

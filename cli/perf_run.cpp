@@ -8,7 +8,7 @@
 #include "analysis/outputs/output_file.hpp"
 #include "analysis/outputs/perf_report.hpp"
 #include "cli/processes/isolated_run.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/io/text_format.hpp"
 #include "sim/perf_simulation.hpp"
 

@@ -9,7 +9,7 @@
 #include <exception>
 #include <string>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 
 namespace sonicsim::fuzz {
 

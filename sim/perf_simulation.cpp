@@ -6,7 +6,7 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/scenario/scenario_size.hpp"
 #include "sim/client/perf_client.hpp"
 #include "sim/control/load_balancer.hpp"

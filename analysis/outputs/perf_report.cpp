@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/io/text_format.hpp"
 
 namespace sonicsim {

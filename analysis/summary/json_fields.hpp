@@ -23,7 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/summary/device_keys.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 
 namespace sonicsim {
 

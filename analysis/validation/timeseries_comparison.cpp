@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/io/text_format.hpp"
 
 namespace sonicsim::validation {

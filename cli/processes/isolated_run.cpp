@@ -12,7 +12,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 
 namespace sonicsim {
 namespace {

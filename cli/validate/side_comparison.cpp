@@ -10,7 +10,7 @@
 #include "analysis/outputs/perf_report.hpp"
 #include "analysis/validation/job_throughput.hpp"
 #include "analysis/validation/timeseries_comparison.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/io/message_text.hpp"
 #include "models/io/text_format.hpp"
 

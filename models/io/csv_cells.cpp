@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 
 namespace sonicsim {
 

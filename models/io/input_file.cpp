@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 
 namespace sonicsim {
 namespace {

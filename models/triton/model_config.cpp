@@ -1,6 +1,6 @@
 #include "models/triton/model_config.hpp"
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/io/limits.hpp"
 
 namespace sonicsim::triton {

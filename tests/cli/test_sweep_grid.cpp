@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/sweep/sweep_grid.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 
 using namespace sonicsim;
 using Values = std::vector<std::string>;

@@ -9,7 +9,7 @@
 
 #include "analysis/outputs/perf_report.hpp"
 #include "cli/processes/isolated_run.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/io/limits.hpp"
 #include "models/scenario/scenario_size.hpp"
 #include "sim/perf_simulation.hpp"

@@ -3,7 +3,7 @@
 // scratch files to feed the readers.
 #include <string>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 
 namespace sonicsim::test {
 

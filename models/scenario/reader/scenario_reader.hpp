@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/scenario/scenario.hpp"
 #include "models/scenario/unknowns/declared_unknown.hpp"
 

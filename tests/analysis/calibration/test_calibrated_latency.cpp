@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "analysis/calibration/calibration_report.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/workload/latency_model_file.hpp"
 #include "tests/support/scenario_support.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "analysis/calibration/calibration_csv.hpp"
 #include "analysis/calibration/perf_analyzer_csv.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "tests/support/scenario_support.hpp"
 
 using namespace sonicsim;

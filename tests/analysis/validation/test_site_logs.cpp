@@ -6,7 +6,7 @@
 #include "analysis/validation/comparison.hpp"
 #include "analysis/validation/perf_profile.hpp"
 #include "analysis/validation/site_logs.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "tests/support/scenario_support.hpp"
 
 using namespace sonicsim;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/jobs/batch_queue.hpp"
 #include "models/jobs/job_submission.hpp"
 #include "models/jobs/job_trace.hpp"

@@ -2,7 +2,7 @@
 // name their JSON path.
 #include <doctest/doctest.h>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "tests/support/input_failure.hpp"
 #include "tests/support/scenario_support.hpp"
 

@@ -3,7 +3,7 @@
 // each reads as, and that each bad value is an error naming its JSON pointer.
 #include <doctest/doctest.h>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "tests/support/input_failure.hpp"
 #include "tests/support/scenario_support.hpp"
 

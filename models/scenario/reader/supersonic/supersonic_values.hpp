@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 
 namespace sonicsim::supersonic {
 

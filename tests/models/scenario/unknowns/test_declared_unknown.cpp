@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/scenario/unknowns/declared_unknown.hpp"
 
 using namespace sonicsim;
