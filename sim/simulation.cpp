@@ -15,7 +15,7 @@
 #include "analysis/stats/cycle_estimate.hpp"
 #include "analysis/stats/steady_estimates.hpp"
 #include "models/closed_form/analytic.hpp"
-#include "models/io/json/json_reader.hpp"
+#include "models/io/input_error.hpp"
 #include "models/io/limits.hpp"
 #include "models/jobs/job_submission.hpp"
 #include "models/closed_form/load_cycle.hpp"
@@ -34,7 +34,7 @@
 #include "sim/progress_watch.hpp"
 #include "sim/recorder.hpp"
 #include "sim/server/inference_server.hpp"
-#include "sim/server/server_failures.hpp"
+#include "sim/control/server_failures.hpp"
 
 namespace sonicsim {
 namespace sg4 = simgrid::s4u;

@@ -1,4 +1,4 @@
-#include "sim/server/server_failures.hpp"
+#include "sim/control/server_failures.hpp"
 
 #include <cmath>
 #include <limits>
