@@ -7,7 +7,7 @@
 
 #include "models/scenario/scenario.hpp"
 #include "sim/recorder.hpp"
-#include "sim/simulation.hpp"
+#include "sim/progress_observer.hpp"
 
 namespace sonicsim::sim {
 

@@ -4,7 +4,9 @@ models/, analysis/, sim/ and cli/ say why), and only sim/ sees SimGrid.
 
     tests/layering.py REPOSITORY_ROOT
 
-Prints every include that crosses a line it may not, with its file and line, and exits 1 if any does.
+Prints every include that crosses a line it may not, with its file and line, and every include
+cycle between the project's files (a file and its header counting as one: a.cpp includes b.hpp whose
+b.cpp includes a.hpp is a cycle), and exits 1 if there is any.
 """
 import pathlib
 import re
@@ -24,8 +26,8 @@ MAY_INCLUDE = {
     "analysis": ["models", "analysis"],
     "sim": ["models", "analysis", "sim"],
     # sim/README.md: the root's engine, platform, recorder and simulated-time headers serve every
-    # sub-folder; clients see servers and control, control sees servers, servers only tell the proxy.
-    "sim/server": ["models", "analysis", "sim/*.hpp", "sim/server", "sim/control/proxy.hpp"],
+    # sub-folder; clients see servers and control, control sees servers, servers see only themselves.
+    "sim/server": ["models", "analysis", "sim/*.hpp", "sim/server"],
     "sim/control": ["models", "analysis", "sim/*.hpp", "sim/server", "sim/control"],
     "sim/client": ["models", "analysis", "sim/*.hpp", "sim/server", "sim/control", "sim/client"],
     "cli": ["models", "analysis", "cli", "sim/simulation.hpp", "sim/perf_simulation.hpp"],
@@ -58,9 +60,54 @@ def under(path: str, prefixes) -> bool:
     return any(matches(p) for p in prefixes)
 
 
+def include_cycles(edges):
+    """The strongly connected components of more than one unit (Tarjan's algorithm, iterative), each
+    as a sorted list: a cycle of includes runs through each of them."""
+    index, low, on_stack, stack, components, counter = {}, {}, set(), [], [], 0
+    for start in sorted(edges):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges.get(start, ()))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, successors = work[-1]
+            advanced = False
+            for nxt in successors:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(edges.get(nxt, ())))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    components.append(sorted(component))
+    return components
+
+
 def main() -> int:
     root = pathlib.Path(sys.argv[1]).resolve()
     problems, checked = [], 0
+    units = {}  # "models/io/input_file" -> the units its .cpp and .hpp include
     for source in sorted(root.rglob("*")):
         if source.suffix not in (".cpp", ".hpp") or not source.is_file():
             continue
@@ -73,6 +120,10 @@ def main() -> int:
             if not match:
                 continue
             kind, target = match.groups()
+            if kind == '"' and (root / target).is_file() and target.endswith(".hpp"):
+                unit, included = rel.rsplit(".", 1)[0], target.rsplit(".", 1)[0]
+                if unit != included:
+                    units.setdefault(unit, set()).add(included)
             if kind == "<" and target.startswith("simgrid/") and not under(rel, SEES_SIMGRID):
                 problems.append(f"{rel}:{number}: includes <{target}>: only sim/ knows SimGrid")
             if kind != '"' or rule is None:
@@ -81,10 +132,14 @@ def main() -> int:
             if not under(target, MAY_INCLUDE[rule]) and not target.endswith(".pb.h"):
                 problems.append(f"{rel}:{number}: includes \"{target}\", outside what {rule}/ may include "
                                 f"({', '.join(MAY_INCLUDE[rule])})")
+    cycles = include_cycles(units)
     for p in problems:
         print(p)
-    print(f"layering: {checked} project includes checked, {len(problems)} across a line they may not cross")
-    return 1 if problems else 0
+    for c in cycles:
+        print(f"include cycle among {', '.join(c)} (each counting its .hpp and .cpp)")
+    print(f"layering: {checked} project includes checked, {len(problems)} across a line they may not cross, "
+          f"{len(cycles)} include cycles")
+    return 1 if problems or cycles else 0
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analysis/records.hpp"
-#include "analysis/stats/steady_estimates.hpp"
+#include "analysis/stats/steady_event_time.hpp"
 
 namespace sonicsim {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/records.hpp"
+#include "analysis/request_record.hpp"
 
 namespace sonicsim {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // The state of one values file's mapping (values_mapping.hpp), shared by its two halves:
-// values_mapping.cpp (Triton, KEDA, the pods' probes and lifecycle) and envoy_mapping.cpp (Envoy,
+// mapper.cpp (Triton, KEDA, the pods' probes and lifecycle) and envoy_mapping.cpp (Envoy,
 // the load metric, Prometheus). Private to reader/supersonic/.
 #include <cstdint>
 #include <optional>
@@ -39,7 +39,7 @@ class Mapper {
   // Values of the file left unused because their feature is off ("keda" while KEDA is disabled).
   void unused(std::string pointer) { unused_.push_back(std::move(pointer)); }
 
-  // values_mapping.cpp
+  // mapper.cpp
   void triton_and_keda();
   void scaling_rules(const char* direction, const char* key);
   void readiness();

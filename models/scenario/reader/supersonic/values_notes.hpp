@@ -1,6 +1,6 @@
 #pragma once
 // What sonicsim does with each key of SuperSONIC's values (the chart at e5788010): the keys the
-// mapping reads (values_mapping.cpp, envoy_mapping.cpp) and those it leaves out because the
+// mapping reads (mapper.cpp, envoy_mapping.cpp) and those it leaves out because the
 // simulator does not model them. A key of a values file under no entry is one no template of the
 // chart reads (a typo, or a key of an older chart): Helm keeps it unused, and so does sonicsim,
 // saying so. The longest entry that holds a key decides.
