@@ -1,7 +1,7 @@
 #pragma once
 // SuperSONIC's Helm chart at the commit sonicsim reads values files against: its default values
 // (helm/supersonic/values.yaml), compiled in from the verbatim copy in
-// tests/data/supersonic/values.yaml (models/CMakeLists.txt), so that a values file is merged over
+// data/supersonic/values.yaml (models/CMakeLists.txt), so that a values file is merged over
 // exactly what Helm would merge it over.
 #include <string_view>
 
