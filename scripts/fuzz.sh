@@ -28,7 +28,7 @@ seed() {
 }
 seed scenario "" scenarios/*.json tests/data/regression/*.json
 seed config_pbtxt "" tests/data/triton/*.pbtxt
-seed values "" tests/data/supersonic/*.yaml
+seed values "" tests/data/supersonic/*.yaml data/supersonic/*.yaml
 seed measurements 00 calibration/data/*.csv
 seed measurements 01 tests/data/logs/perf_analyzer*.csv
 seed measurements 02 calibration/models/*.json
