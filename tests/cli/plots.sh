@@ -170,7 +170,7 @@ then pass; else fail "Prometheus plot of a NaN beside a value: $rc $out"; fi
 # have no rate and 25 s none at all: 3 times with no value, not drawn; drawn: (40 - 0)/5 + (30 - 0)/5
 # = 14/s at 5 s, (85 - 40)/5 + (64 - 30)/5 = 15.8/s at 10 s, and the restart to 12 over 5 s, 2.4/s,
 # at 15 s (pod triton-1 gone).
-fixture=$repo/tests/data/logs/prometheus_requests.json
+fixture=$repo/tests/data/logs/prometheus_fixture_two_pods_30s.json
 out=$("$plot" prometheus "$work/autoscaled" "$fixture" --out "$work/prom.png" 2>&1); rc=$?
 if [ $rc -eq 0 ] && [[ "$out" == *"requests_per_s: 9 samples of 2 series at 6 times; drawn at 3; no value at 3 (ticks at the foot, not drawn); samples without a value: 1 NaN, 3 a counter's first (no rate yet); 1 counter resets"* ]] &&
    python3 "$repo/tests/cli/prometheus_figure.py" "$repo" "$work/autoscaled" "$fixture" 5:14,10:15.8,15:2.4 - 0,25,30
