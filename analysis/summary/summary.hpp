@@ -119,6 +119,12 @@ struct AutoscalingSummary {
   bool operator==(const AutoscalingSummary&) const = default;
 };
 
+// Where the scenario asks for the upload fast path: whether the run used it, or why not.
+struct NetworkSummary {
+  std::string fast_path;  // "on", or "off: " and the reason
+  bool operator==(const NetworkSummary&) const = default;
+};
+
 struct Summary {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -143,6 +149,7 @@ struct Summary {
   std::optional<JobThreadsSummary> job_threads;  // jobs with threads and streams only
   std::optional<FailureSummary> failures;
   std::optional<GateSummary> gate;
+  std::optional<NetworkSummary> network;  // only where the scenario asks for the upload fast path
   std::optional<ConnectionSummary> connections;
   std::optional<UsageSummary> usage;
   std::optional<AutoscalingSummary> autoscaling;
