@@ -4,17 +4,31 @@
 #include <cmath>
 #include <cstdint>
 
+#include "analysis/run_soundness.hpp"
+
 namespace sonicsim {
 
+namespace {
+
+// A workload that drained (waves that end, a finite trace) before its estimate was precise is
+// answered by the mean over all of its events; any other run by its steady state, where it has one.
+bool answered_by_steady_state(const Summary& s) {
+  return s.steady.event_time_s && !(s.precision_stop && s.precision_stop->drained);
+}
+
+}  // namespace
+
 double plan_event_time(const Summary& s) {
-  const bool stopped_early = s.precision_stop && s.precision_stop->reached;
-  if (stopped_early && s.steady.event_time_s) return s.steady.event_time_s->mean;
-  return s.event_time.mean;
+  return answered_by_steady_state(s) ? s.steady.event_time_s->mean : s.event_time.mean;
 }
 
 std::optional<double> plan_event_time_half_width(const Summary& s) {
-  if (!s.steady.event_time_s) return std::nullopt;
+  if (!answered_by_steady_state(s)) return std::nullopt;
   return s.steady.event_time_s->half_width;
+}
+
+double device_utilization(const Summary& s) {
+  return s.autoscaling ? s.autoscaling->gpu_utilization_in_service : s.gpu_utilization;
 }
 
 BusiestLink busiest_link(const Summary& summary) {
@@ -25,7 +39,8 @@ BusiestLink busiest_link(const Summary& summary) {
 }
 
 bool KneeCriteria::within(const Summary& s) const {
-  return plan_event_time(s) <= threshold_s() && busiest_link(s).utilization <= link_threshold;
+  return unsound_reasons(s).empty() && plan_event_time(s) <= threshold_s() &&
+         busiest_link(s).utilization <= link_threshold;
 }
 
 KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, const Summary& alone,
@@ -35,15 +50,14 @@ KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, co
   // Each probe's excess of the per-event time over the threshold places the next one.
   double excess_lo = plan_event_time(alone) - criteria.threshold_s(), excess_hi = 0;
   bool last_within = true;
+  bool hi_unsound = false;  // the probe past the knee says nothing by its time: bisect
   int repeats = 0;  // probes in a row on the same side of the knee
   const auto run = [&](int jobs) {
     Summary s = probe(jobs);
     const double excess = plan_event_time(s) - criteria.threshold_s();
-    if (const auto half_width = plan_event_time_half_width(s); half_width && busiest_link(s).utilization <= criteria.link_threshold) {
-      if (excess + *half_width <= 0) k.surely_within = std::max(k.surely_within.value_or(jobs), jobs);
-      if (excess - *half_width > 0) k.surely_past = std::min(k.surely_past.value_or(jobs), jobs);
-    }
+    const bool sound = unsound_reasons(s).empty();
     const bool within = criteria.within(s);
+    if (sound) k.probes.push_back({jobs, plan_event_time(s), within});
     repeats = within == last_within ? repeats + 1 : 1;
     last_within = within;
     if (within) {
@@ -54,7 +68,9 @@ KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, co
     } else {
       k.hi = jobs;
       k.at_hi = std::move(s);
-      excess_hi = std::max(excess, 1e-9);  // past the knee by a link: just over the threshold
+      // Past the knee by a link, or by an unsound run whose time says nothing: just over the threshold.
+      excess_hi = sound ? std::max(excess, 1e-9) : 1e-9;
+      hi_unsound = !sound;
       if (repeats >= 2) excess_lo /= 2;
     }
   };
@@ -72,29 +88,13 @@ KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, co
     } else if (k.lo == 1) {  // only one job alone below: step down from the probe past the knee
       next = std::max(2, k.hi - step(excess_hi));
     } else {  // the secant's crossing between the bracket's ends (regula falsi, Illinois variant)
-      const double crossing = k.lo + (k.hi - k.lo) * (-excess_lo) / (excess_hi - excess_lo);
+      const double crossing =
+          hi_unsound ? 0.5 * (k.lo + k.hi) : k.lo + (k.hi - k.lo) * (-excess_lo) / (excess_hi - excess_lo);
       next = std::clamp(static_cast<int>(std::floor(crossing)), k.lo + 1, k.hi - 1);
     }
     run(next);
   }
   return k;
-}
-
-std::optional<KneeRange> knee_range(const KneeSearch& k, const KneeCriteria& criteria) {
-  if (k.hi == 0 || k.hi <= k.lo) return std::nullopt;
-  const auto lo_half = plan_event_time_half_width(k.at_lo), hi_half = plan_event_time_half_width(k.at_hi);
-  if (!lo_half || !hi_half) return std::nullopt;
-  const double t_lo = plan_event_time(k.at_lo), t_hi = plan_event_time(k.at_hi);
-  KneeRange r;
-  r.slope_s = (t_hi - t_lo) / (k.hi - k.lo);
-  r.half_width_s = std::max(*lo_half, *hi_half);
-  if (!(r.slope_s > 0)) return std::nullopt;  // the bracket is set by a link: the time does not say where
-  const auto crossing = [&](double shift) { return k.lo + (criteria.threshold_s() - (t_lo + shift)) / r.slope_s; };
-  r.at = crossing(0);
-  // The largest whole job count still within: floor of where the line crosses the threshold.
-  r.low = std::max(1, static_cast<int>(std::floor(crossing(r.half_width_s))));
-  r.high = std::max(r.low, static_cast<int>(std::floor(crossing(-r.half_width_s))));
-  return r;
 }
 
 }  // namespace sonicsim

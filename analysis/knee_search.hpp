@@ -7,16 +7,23 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "analysis/knee_interval.hpp"
 #include "analysis/summary/summary.hpp"
 
 namespace sonicsim {
 
-// A probe's mean per-event time: the steady-state estimate where the stopping rule ended the run
-// early, else the mean over the whole workload (as a run without the rule reports it).
+// A probe's mean per-event time: the steady-state estimate where the run has one, except where its
+// workload drained before the estimate was precise (waves that end, a finite trace): then the mean
+// over all of the workload's events.
 double plan_event_time(const Summary& summary);
-// Its 95% half-width, where the run has one.
+// Its 95% half-width, where it is the steady-state estimate.
 std::optional<double> plan_event_time_half_width(const Summary& summary);
+
+// The devices' utilisation a plan judges by: over the device-seconds in service where an autoscaler
+// holds them (the pool's mean counts devices no pod held), else the mean over the devices.
+double device_utilization(const Summary& summary);
 
 struct BusiestLink {
   std::string name;
@@ -28,27 +35,16 @@ BusiestLink busiest_link(const Summary& summary);
 struct KneeCriteria {
   double baseline_s, tolerance, link_threshold;
   double threshold_s() const { return (1 + tolerance) * baseline_s; }
+  // A sound run (run_soundness.hpp) within the tolerance and the link threshold; an unsound one is
+  // never within.
   bool within(const Summary& summary) const;
 };
 
 struct KneeSearch {
   int lo = 1, hi = 0;  // lo within the criteria; hi past them (0: none found up to the maximum)
   Summary at_lo, at_hi;
-  // From the probes' 95% intervals: the most jobs whose interval lies wholly under the threshold,
-  // and the fewest whose interval lies wholly over it; unset where no probe says so.
-  std::optional<int> surely_within, surely_past;
+  std::vector<ProbeTime> probes;  // every probe of the search, in the order it ran (knee_interval.hpp)
 };
-
-// Where the per-event time crosses the threshold, with its 95% range, from the two probes that
-// bracket the knee: the line through their means, shifted by their half-widths. Unset without a
-// bracket (no probe past the knee) or without intervals at both ends.
-struct KneeRange {
-  double at = 0;             // the crossing of the line through the bracket's means
-  int low = 0, high = 0;     // the job counts where the line shifted up and down by the half-widths crosses
-  double slope_s = 0;        // per job, between the bracket's ends
-  double half_width_s = 0;   // the larger of the two ends' half-widths
-};
-std::optional<KneeRange> knee_range(const KneeSearch& knee, const KneeCriteria& criteria);
 
 // `probe(jobs)` simulates `jobs` jobs and returns the summary; `alone` is one job's;
 // `slope_s_per_job` is the closed form's growth of the per-event time per job past its knee.

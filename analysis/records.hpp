@@ -126,6 +126,7 @@ struct TimeseriesRow {
 struct AutoscalingTotals {
   double gpu_seconds = 0;    // GPUs held by pods: starting, ready or draining
   double ready_replica_seconds = 0;
+  double serving_gpu_seconds = 0;  // GPUs of pods in service: ready, or draining what they hold
   int max_ready = 0;
   std::int64_t pods_created = 0, pods_ready = 0, pods_deleted = 0;
   std::int64_t requests_refused_draining = 0;  // reached a draining pod (UNAVAILABLE)
@@ -138,12 +139,21 @@ struct AutoscalingTotals {
 // Its checks start once the workload is at its load: every job submitted (or started), when the
 // statistics start too. They stop if the workload then drains (its running jobs fall more than
 // kDrainTolerance below their count at the first check at load): waves that end, a finite trace.
+// A dynamic farm (models/scenario/load_cycle.hpp) is checked at the ends of its load cycles, and
+// its estimate covers whole cycles (analysis/stats/cycle_estimate.hpp).
+struct CycleStop {
+  double cycle_s = 0;
+  double repeats_from_s = 0;              // the start of the first cycle that repeats the load
+  std::optional<double> repeats_until_s;  // the end of the last one (waves); unset: no end
+  bool operator==(const CycleStop&) const = default;
+};
 struct PrecisionStop {
   double relative_half_width = 0;  // the target
   int checks = 0;
   bool reached = false;  // false: the run hit its maximum time, or its workload ended, first
   double load_from_s = 0;  // when the last job was submitted: the statistics start here
   bool drained = false;    // the workload drained, or ended, before the estimate was precise
+  std::optional<CycleStop> cycles;  // a dynamic farm's
   bool operator==(const PrecisionStop&) const = default;
 };
 inline constexpr double kDrainTolerance = 0.05;

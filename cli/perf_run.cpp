@@ -1,5 +1,6 @@
 #include "cli/perf_run.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 #include <vector>
@@ -7,6 +8,8 @@
 #include "analysis/outputs/output_file.hpp"
 #include "analysis/outputs/perf_report.hpp"
 #include "cli/processes/isolated_run.hpp"
+#include "models/io/json/json_reader.hpp"
+#include "models/io/text_format.hpp"
 #include "sim/perf_simulation.hpp"
 
 namespace sonicsim::cli {
@@ -24,6 +27,22 @@ int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool 
     rows.push_back(result.at("row").get<PerfRow>());
     failed += result.at("failed").get<std::int64_t>();
   }
+  // A level with no response is no measurement; a run of only such levels measured nothing.
+  const auto unmeasured = std::count_if(rows.begin(), rows.end(), [](const PerfRow& r) { return r.requests == 0; });
+  if (unmeasured == static_cast<std::ptrdiff_t>(rows.size()))
+    throw InputError(scenario.file, "/perf_analyzer/measurement_interval",
+                     no_response(load, rows.size() == 1 ? level_name(load.mode, rows[0].level)
+                                                        : printf_string("any of the %zu %s levels", rows.size(),
+                                                                        load.mode == PerfLoadMode::Concurrency
+                                                                            ? "concurrency"
+                                                                            : "request rate")));
+  for (std::size_t level = 0; level < rows.size(); ++level)
+    if (rows[level].requests == 0)
+      std::cerr << "sonicsim: warning: "
+                << InputError(scenario.file, level_pointer(load.mode, level),
+                              no_response(load, level_name(load.mode, rows[level].level)) + "; left out of the perf CSV")
+                       .what()
+                << "\n";
   if (!quiet) {
     std::cout << "perf_analyzer load on model \"" << scenario.models[load.model].name << "\", batch size "
               << load.batch_size << ", " << load.windows << " x " << load.measurement_interval_s

@@ -8,11 +8,13 @@
 #include <boost/program_options.hpp>
 
 #include "analysis/outputs/result_writers.hpp"
+#include "analysis/run_soundness.hpp"
 #include "analysis/stats/steady_estimates.hpp"
 #include "analysis/summary/summary_text.hpp"
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
 #include "cli/perf_run.hpp"
+#include "cli/simulation_progress.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 #include "models/scenario/reader/warnings.hpp"
 #include "sim/simulation.hpp"
@@ -72,10 +74,18 @@ int run_command(const std::vector<std::string>& args) {
     if (const int g = retyped_group(pointer); g >= 0) retyped.insert(g);
   for (const std::string& warning : scenario_warnings(scenario, retyped)) std::cerr << "sonicsim: warning: " << warning << '\n';
 
-  const SimulationResults results = simulate(scenario);
+  SimulationProgressLine progress(!vm.count("quiet") && stderr_is_terminal());
+  const SimulationResults results = simulate(scenario, progress.observer());
+  progress.clear();
   const Summary summary = summarize(results);
   if (!vm.count("quiet"))
     std::cout << format_summary(summary, min_batch_events(static_cast<std::size_t>(results.concurrent_jobs)));
+  // A broken run still writes its results, but no one should plan from it unwarned.
+  if (const auto unsound = unsound_reasons(summary); !unsound.empty() && !vm.count("quiet")) {
+    std::cout.flush();
+    std::cerr << "sonicsim: warning: this run is no answer to a planning question (plan would not use it): "
+              << joined_reasons(unsound) << '\n';
+  }
   if (!output.empty()) {
     write_results(output, results, summary, scenario.simulation.outputs);
     if (!vm.count("quiet")) std::cout << "\nresults written to " << output << "/\n";

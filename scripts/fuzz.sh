@@ -54,10 +54,7 @@ run_target() {
 
 status=0
 pids=()
-# fuzz_values is built but not run here: its first sanitized run found an input (a site values file
-# with a block scalar in triton.args, mutated) that runs past libFuzzer's 10 s timeout; until that is
-# understood and fixed, run it by hand: build-sanitize/fuzz/fuzz_values -max_total_time=60 CORPUS.
-for target in scenario config_pbtxt measurements logs; do
+for target in scenario config_pbtxt values measurements logs; do
   run_target "$target" &
   pids+=($!)
   if [ ${#pids[@]} -ge "$parallel" ]; then

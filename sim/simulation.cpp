@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -8,13 +9,16 @@
 #include <vector>
 
 #include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
 
 #include "analysis/invariants.hpp"
+#include "analysis/stats/cycle_estimate.hpp"
 #include "analysis/stats/steady_estimates.hpp"
 #include "models/closed_form/analytic.hpp"
 #include "models/io/json/json_reader.hpp"
 #include "models/io/limits.hpp"
 #include "models/jobs/job_submission.hpp"
+#include "models/closed_form/load_cycle.hpp"
 #include "models/scenario/scenario_size.hpp"
 #include "sim/client/batch_system.hpp"
 #include "sim/client/grid_job.hpp"
@@ -27,6 +31,7 @@
 #include "sim/control/saturation_gate.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/platform.hpp"
+#include "sim/progress_watch.hpp"
 #include "sim/recorder.hpp"
 #include "sim/server/inference_server.hpp"
 #include "sim/server/server_failures.hpp"
@@ -74,12 +79,20 @@ bool workload_running(const sg4::Engine& engine) {
 // as jobs end). A workload that drains runs to its end.
 // Returns when the run ended: a slice runs the clock to its end even when the workload ended
 // earlier, so that is when the last of the workload's actors did.
+// A dynamic farm (a load cycle: waves, an autoscaler) is checked at the ends of its cycles only,
+// and its estimate covers the whole cycles that repeat its load (cycle_estimate.hpp): after the
+// last wave's cycle, or once its running jobs drain, it runs to its end.
 double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim::Recorder& recorder,
                         double load_from_s, PrecisionStop& stop) {
   const StoppingRule& rule = *scenario.simulation.stop_at_precision;
   double cap = std::min(rule.max_time_s.value_or(limits::kMaxDurationS),
                         scenario.workload.duration_s.value_or(limits::kMaxDurationS));
-  stop = PrecisionStop{rule.relative_half_width, 0, false, load_from_s, false};
+  stop = PrecisionStop{rule.relative_half_width, 0, false, load_from_s, false, std::nullopt};
+  const std::optional<LoadCycle> cycle = load_cycle(scenario);
+  const bool waves = cycle && cycle->waves();
+  if (cycle)
+    stop.cycles = CycleStop{cycle->cycle_s, cycle->repeats_from_s,
+                            waves ? std::optional(cycle->repeats_until_s) : std::nullopt};
   std::optional<std::int64_t> running_at_load;  // at the first checkpoint at load
   auto workload_end_s = std::make_shared<double>(0);
   sg4::Actor::on_termination_cb([workload_end_s](const sg4::Actor& actor) {
@@ -93,18 +106,23 @@ double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim
   const double events_needed =
       jobs_at_once == 1 ? 2.0 : double(stats::kBatches * std::max(stats::kMinBatchSize, jobs_at_once));
   const double t_ideal = std::max(analytic_model(scenario).ideal_s(), 1e-6);
-  for (double checkpoint = t_ideal * std::max(2.0, events_needed / double(std::max<std::size_t>(jobs_at_once, 1)));;
-       checkpoint *= 1.25) {
+  const double first_checkpoint =
+      cycle ? cycle->cycle_s : t_ideal * std::max(2.0, events_needed / double(std::max<std::size_t>(jobs_at_once, 1)));
+  for (double checkpoint = first_checkpoint;; checkpoint = cycle ? checkpoint + cycle->cycle_s : checkpoint * 1.25) {
     const double until = std::min(checkpoint, cap);
     engine.run_until(until);
     ++stop.checks;
-    if (until >= load_from_s && !stop.drained) {
+    if (waves && until > cycle->repeats_until_s) stop.drained = true;  // the waves are over
+    // Waves fill and empty the farm within each cycle: their cycles say when the load repeats.
+    // Other loads are checked from the last submission until they drain.
+    if ((waves ? until > cycle->repeats_from_s : until >= load_from_s) && !stop.drained) {
       const std::int64_t running = recorder.jobs_running();
       if (!running_at_load) running_at_load = running;
-      stop.drained = static_cast<double>(running) < (1 - kDrainTolerance) * static_cast<double>(*running_at_load);
-      const double start_s = std::max(scenario.workload.warmup_s, load_from_s);
-      stop.reached = !stop.drained && precise_enough(steady_event_time(recorder.events(), start_s, jobs_at_once),
-                                                     rule.relative_half_width);
+      stop.drained = !waves && static_cast<double>(running) < (1 - kDrainTolerance) * static_cast<double>(*running_at_load);
+      const double start_s = estimate_start_s(scenario.workload.warmup_s, stop);
+      const SteadyEventTime estimate = cycle ? cycle_event_time(recorder.events(), start_s, cycle->cycle_s, until)
+                                             : steady_event_time(recorder.events(), start_s, jobs_at_once);
+      stop.reached = !stop.drained && precise_enough(estimate, rule.relative_half_width);
     }
     if (!workload_running(engine)) {  // its jobs ended: it drained, unless the estimate was precise first
       stop.drained = stop.drained || !stop.reached;
@@ -117,7 +135,7 @@ double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim
 
 }  // namespace
 
-SimulationResults simulate(const Scenario& scenario) {
+SimulationResults simulate(const Scenario& scenario, const ProgressObserver& observer) {
   const auto engine_owner = sim::make_engine(scenario.simulation);
   sg4::Engine& engine = *engine_owner;
 
@@ -155,7 +173,12 @@ SimulationResults simulate(const Scenario& scenario) {
                                 gate ? &*gate : nullptr, uploads.active() ? &uploads : nullptr};
   std::vector<PlannedJob> jobs = plan_jobs(scenario.workload, scenario.simulation.seed);
   double last_submission_s = 0;  // the workload is at its load from then
-  for (const PlannedJob& job : jobs) last_submission_s = std::max(last_submission_s, job.submit_s);
+  std::optional<std::int64_t> events_total = 0;
+  for (const PlannedJob& job : jobs) {
+    last_submission_s = std::max(last_submission_s, job.submit_s);
+    events_total = job.events && events_total ? std::optional(*events_total + *job.events) : std::nullopt;
+  }
+  const sim::ProgressWatch watch(scenario, events_total, recorder, observer);
   std::optional<sim::BatchSystem> batch_system;
   if (scenario.workload.submit) {
     batch_system.emplace(farm, sim::core_slots(scenario, farm), std::move(jobs), context);
@@ -218,6 +241,12 @@ SimulationResults simulate(const Scenario& scenario) {
   sg4::Actor::kill_all();
   engine.run();
   return results;
+}
+
+std::string simulation_library_version() {
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  return "SimGrid " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
 }  // namespace sonicsim

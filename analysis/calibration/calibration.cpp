@@ -1,9 +1,38 @@
 #include "analysis/calibration/calibration.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace sonicsim::calibration {
+namespace {
+
+bool all_finite(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+bool finite_curve(const KernelLatency& curve) {
+  if (const auto* a = std::get_if<AffineLatency>(&curve)) return all_finite({a->intercept_s, a->per_item_s});
+  if (const auto* k = std::get_if<KneeLatency>(&curve)) return all_finite({k->flat_s, k->knee_batch, k->per_item_s});
+  for (const auto& [batch, seconds] : std::get<TableLatency>(curve).points)
+    if (!all_finite({batch, seconds})) return false;
+  return true;
+}
+
+// A fit or band that left a double's range is no model: an error naming the inputs, never a null
+// written into the model file.
+void require_finite(const FittedForm& fitted, const std::vector<CalibrationInput>& inputs) {
+  bool finite = finite_curve(fitted.curve);
+  if (fitted.band)
+    for (const auto& row : fitted.band->latency_s) finite = finite && all_finite(row);
+  if (finite) return;
+  std::string files;
+  for (const auto& input : inputs) files += (files.empty() ? "" : ", ") + input.path;
+  throw std::invalid_argument(files + ": the " + form_name(fitted.form) + " fit" + (finite_curve(fitted.curve) ? "'s band" : "") +
+                              " is not a finite number (the latencies leave a double's range in the fit's arithmetic)");
+}
+
+}  // namespace
 
 Calibration calibrate(std::vector<CalibrationInput> inputs, LatencyStatistic statistic, LatencyForm selected,
                       const BootstrapSettings& bootstrap, std::optional<SpreadShape> spread) {
@@ -29,6 +58,7 @@ Calibration calibrate(std::vector<CalibrationInput> inputs, LatencyStatistic sta
     FittedForm fitted{form, fit_form(form, c.points), {}, std::nullopt};
     fitted.quality = assess_fit(fitted.curve, c.points);
     if (bootstrap.resamples > 0) fitted.band = bootstrap_band(form, c.points, bootstrap);
+    require_finite(fitted, c.inputs);
     c.forms.push_back(std::move(fitted));
   }
   if (spread) {

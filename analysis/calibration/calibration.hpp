@@ -30,8 +30,9 @@ struct Calibration {
 };
 
 // Throws std::invalid_argument when two inputs measure the same batch size, the selected form
-// cannot be fitted, or a spread is asked for that the inputs do not give (or around a statistic
-// other than the mean: draws keep the curve as their mean).
+// cannot be fitted, a fit or its band is not finite (naming the inputs), or a spread is asked for
+// that the inputs do not give (or around a statistic other than the mean: draws keep the curve as
+// their mean).
 Calibration calibrate(std::vector<CalibrationInput> inputs, LatencyStatistic statistic, LatencyForm selected,
                       const BootstrapSettings& bootstrap, std::optional<SpreadShape> spread = std::nullopt);
 

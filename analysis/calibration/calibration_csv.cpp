@@ -7,6 +7,8 @@
 #include "models/io/csv_cells.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json/json_reader.hpp"
+#include "models/io/limits.hpp"
+#include "models/io/text_format.hpp"
 
 namespace sonicsim::calibration {
 namespace {
@@ -91,8 +93,17 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
         if (!(x > 0)) throw InputError(path, cell_location(line, column), std::string("expected a positive ") + what + ", got " + text);
         return x;
       };
+      // A latency between a nanosecond and the longest run: 1/latency^2, the fits' weight, stays a
+      // finite double (a latency of 1e-310 s made every fit null).
+      const auto latency_in_range = [&](const char* column, double latency, const std::string& got) {
+        if (!(latency >= kMinLatencyS && latency <= limits::kMaxDurationS))
+          throw InputError(path, cell_location(line, column),
+                           printf_string("expected a latency from %g s to %g s, got %s", kMinLatencyS, limits::kMaxDurationS,
+                                         got.c_str()));
+        return latency;
+      };
       const auto positive_seconds = [&](const char* column, const char* text) {
-        return positive(column, text, "number of seconds");
+        return latency_in_range(column, positive(column, text, "number of seconds"), text);
       };
       const long long batch = integer_cell(path, line, "batch_size", batch_text);
       if (batch < 1) throw InputError(path, cell_location(line, "batch_size"), "expected a batch size of at least 1");
@@ -102,21 +113,28 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
       const double p50 = positive_seconds("p50_s", p50_text);
       const double p99 = positive_seconds("p99_s", p99_text);
       const double stddev = number_cell(path, line, "stddev_s", stddev_text);
-      if (!(stddev >= 0)) throw InputError(path, cell_location(line, "stddev_s"), "expected a standard deviation of at least 0");
+      if (!(stddev >= 0 && stddev <= limits::kMaxDurationS))
+        throw InputError(path, cell_location(line, "stddev_s"),
+                         printf_string("expected a standard deviation from 0 to %g s, got %s", limits::kMaxDurationS, stddev_text));
       const long long repeats = integer_cell(path, line, "repeats", repeats_text);
       if (repeats < 1) throw InputError(path, cell_location(line, "repeats"), "expected at least 1 repetition");
       if (by_throughput) {
         // tau = batch / throughput; its standard error by the delta method, batch / throughput^2 times
         // the throughput's, where the file gives one.
         const double throughput = positive("throughput_items_per_s", throughput_text, "throughput in items/s");
+        const double tau = latency_in_range("throughput_items_per_s", static_cast<double>(batch) / throughput,
+                                            printf_string("%g s (batch / throughput)", static_cast<double>(batch) / throughput));
         double error = 0;
         if (throughput_sem_text) {
           const double sem = number_cell(path, line, "throughput_sem_items_per_s", throughput_sem_text);
-          if (!(sem >= 0))
-            throw InputError(path, cell_location(line, "throughput_sem_items_per_s"), "expected a standard error of at least 0");
           error = static_cast<double>(batch) / (throughput * throughput) * sem;
+          if (!(sem >= 0 && error <= limits::kMaxDurationS))
+            throw InputError(path, cell_location(line, "throughput_sem_items_per_s"),
+                             printf_string("expected a standard error of at least 0 that gives the latency one of at most "
+                                           "%g s, got %s",
+                                           limits::kMaxDurationS, throughput_sem_text));
         }
-        input.points.push_back(LatencyPoint{static_cast<double>(batch), static_cast<double>(batch) / throughput, error, path, {}});
+        input.points.push_back(LatencyPoint{static_cast<double>(batch), tau, error, path, {}});
       } else {
         const double value = statistic == LatencyStatistic::Mean ? mean : statistic == LatencyStatistic::P50 ? p50 : p99;
         input.points.push_back(LatencyPoint{static_cast<double>(batch), value,

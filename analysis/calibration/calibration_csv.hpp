@@ -9,6 +9,10 @@ namespace sonicsim::calibration {
 
 inline constexpr const char* kCalibrationCsvMagic = "# sonicsim calibration data v1";
 
+// The shortest latency a measurement may give (1 ns; no inference call is shorter); the longest is
+// the longest run, limits::kMaxDurationS.
+inline constexpr double kMinLatencyS = 1e-9;
+
 // Throughput: batch / throughput_items_per_s, the harmonic mean of the call times where the
 // throughput is the mean of batch/t over calls (calibration/published/README-batch-scans.md).
 enum class LatencyStatistic { Mean, P50, P99, Throughput };
@@ -21,7 +25,8 @@ const char* statistic_name(LatencyStatistic statistic);
 // sqrt(0.99 * 0.01) / phi(z_0.99) s/sqrt(n) for the 99th percentile.
 double standard_error(LatencyStatistic statistic, double stddev_s, double repeats);
 
-// Throws InputError("FILE", "line N, column NAME", ...) on anything malformed.
+// Throws InputError("FILE", "line N, column NAME", ...) on anything malformed, and on latencies
+// (or batch / throughput) outside [kMinLatencyS, limits::kMaxDurationS].
 CalibrationInput read_calibration_csv(const std::string& path, LatencyStatistic statistic);
 CalibrationInput parse_calibration_csv(const std::string& text, const std::string& path, LatencyStatistic statistic);
 

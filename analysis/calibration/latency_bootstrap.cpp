@@ -10,9 +10,11 @@ namespace sonicsim::calibration {
 namespace {
 
 std::size_t distinct_count(const std::vector<LatencyPoint>& points) {
-  std::set<double> batches;
-  for (const auto& p : points) batches.insert(p.batch);
-  return batches.size();
+  std::vector<double> batches;
+  batches.reserve(points.size());
+  for (const auto& p : points) batches.push_back(p.batch);
+  std::sort(batches.begin(), batches.end());
+  return static_cast<std::size_t>(std::unique(batches.begin(), batches.end()) - batches.begin());
 }
 
 std::vector<LatencyPoint> resample(LatencyForm form, const std::vector<LatencyPoint>& points, Rng& rng) {
@@ -45,8 +47,11 @@ LatencyBand bootstrap_band(LatencyForm form, const std::vector<LatencyPoint>& po
   band.batches = band_batches(points);
   Rng rng(mix_seed(settings.seed, static_cast<std::uint64_t>(form)));
   std::vector<std::vector<double>> at_batch(band.batches.size());  // [batch][resample]
+  // The fits read batch sizes, latencies and standard errors only: resample copies of just those.
+  std::vector<LatencyPoint> bare;
+  for (const auto& p : points) bare.push_back(LatencyPoint{p.batch, p.latency_s, p.standard_error_s, {}, {}});
   for (int r = 0; r < settings.resamples; ++r) {
-    const KernelLatency curve = fit_form(form, resample(form, points, rng));
+    const KernelLatency curve = fit_form(form, resample(form, bare, rng));
     for (std::size_t i = 0; i < band.batches.size(); ++i) at_batch[i].push_back(kernel_latency_s(curve, band.batches[i]));
   }
   for (auto& values : at_batch) std::sort(values.begin(), values.end());

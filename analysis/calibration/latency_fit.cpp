@@ -6,6 +6,8 @@
 
 #include <Eigen/Dense>
 
+#include "analysis/calibration/knee_grid.hpp"
+
 namespace sonicsim::calibration {
 namespace {
 
@@ -101,26 +103,21 @@ AffineLatency fit_affine(const std::vector<LatencyPoint>& points) {
   return AffineLatency{line.intercept, line.slope};
 }
 
-// The knee is searched on a geometric grid between consecutive measured batch sizes, then refined
-// by golden-section search around the best grid point. It stays below the second-largest batch, so
-// that at least two distinct batch sizes determine the slope.
+double knee_cost(const std::vector<LatencyPoint>& points, double knee) { return knee_line(points, knee).cost; }
+
+// The knee is searched on a geometric grid between consecutive measured batch sizes (knee_grid.hpp),
+// then refined by golden-section search around the best grid point. It stays below the
+// second-largest batch, so that at least two distinct batch sizes determine the slope.
 KneeLatency fit_knee(const std::vector<LatencyPoint>& points) {
   require_points(LatencyForm::Knee, points);
   const std::vector<double> batches = distinct_batches(points);
-  constexpr int kStepsPerGap = 64;
-  std::vector<double> grid;
-  for (std::size_t j = 0; j + 2 < batches.size(); ++j)
-    for (int s = 0; s < kStepsPerGap; ++s)
-      grid.push_back(batches[j] * std::pow(batches[j + 1] / batches[j], static_cast<double>(s) / kStepsPerGap));
-  std::size_t best = 0;
-  std::vector<double> cost(grid.size());
-  for (std::size_t i = 0; i < grid.size(); ++i) {
-    cost[i] = knee_line(points, grid[i]).cost;
-    if (cost[i] < cost[best]) best = i;
-  }
-  double lo = grid[best == 0 ? 0 : best - 1];
-  double hi = best + 1 < grid.size() ? grid[best + 1] : batches[batches.size() - 2];
-  double knee = grid[best], knee_cost = cost[best];
+  const auto grid = [&](std::size_t i) { return grid_knee(batches, i); };
+  double best_cost = 0;
+  const std::size_t best = best_grid_knee(approximate_knee_costs(points, batches),
+                                          [&](std::size_t i) { return knee_line(points, grid(i)).cost; }, best_cost);
+  double lo = grid(best == 0 ? 0 : best - 1);
+  double hi = best + 1 < knee_grid_size(batches) ? grid(best + 1) : batches[batches.size() - 2];
+  double knee = grid(best);
   const double ratio = (std::sqrt(5.0) - 1) / 2;
   double x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo);
   double c1 = knee_line(points, x1).cost, c2 = knee_line(points, x2).cost;
@@ -133,7 +130,7 @@ KneeLatency fit_knee(const std::vector<LatencyPoint>& points) {
       x2 = lo + ratio * (hi - lo), c2 = knee_line(points, x2).cost;
     }
   }
-  if (std::min(c1, c2) < knee_cost) knee = c1 <= c2 ? x1 : x2;
+  if (std::min(c1, c2) < best_cost) knee = c1 <= c2 ? x1 : x2;
   const Line line = knee_line(points, knee);
   return KneeLatency{line.intercept, knee, line.slope};
 }

@@ -27,6 +27,10 @@ AffineLatency fit_affine(const std::vector<LatencyPoint>& points);
 KneeLatency fit_knee(const std::vector<LatencyPoint>& points);
 KernelLatency fit_form(LatencyForm form, const std::vector<LatencyPoint>& points);
 
+// The knee fit's exact cost at one knee: the least sum of squared relative residuals of a flat part
+// and a non-negative slope from `knee` (the best constant where the slope would be negative).
+double knee_cost(const std::vector<LatencyPoint>& points, double knee);
+
 struct FitQuality {
   double r_squared = 0;           // 1 - SS_res / SS_tot, on the latencies themselves
   double rms_relative_error = 0;  // sqrt(mean((fitted/measured - 1)^2))

@@ -7,6 +7,8 @@
 #include "models/io/csv_cells.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json/json_reader.hpp"
+#include "models/io/limits.hpp"
+#include "models/io/text_format.hpp"
 
 namespace sonicsim::calibration {
 namespace {
@@ -112,9 +114,10 @@ CalibrationInput kernel_point_from_perf_analyzer(const PerfAnalyzerTable& table,
     throw InputError(table.path, "line 1",
                      "expected a \"Server Compute Infer\" column: perf_analyzer writes the server columns only when the "
                      "server reports statistics");
-  if (*lowest->compute_infer_us == 0)
+  if (*lowest->compute_infer_us == 0 || *lowest->compute_infer_us > limits::kMaxDurationS * 1e6)
     throw InputError(table.path, cell_location(lowest->line, "Server Compute Infer"),
-                     "expected a positive kernel time at the lowest load");
+                     printf_string("expected a kernel time at the lowest load from 1 to %g us, got %lld", limits::kMaxDurationS * 1e6,
+                                   *lowest->compute_infer_us));
   const auto seconds = [](std::optional<long long> us) { return static_cast<double>(us.value_or(0)) * 1e-6; };
   LatencyPoint point{static_cast<double>(batch_size), seconds(lowest->compute_infer_us), 0.0, table.path, {}};
   point.overheads_s = {{"client_send", seconds(lowest->client_send_us)},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/io/json/json_reader.hpp"
 #include "models/io/text_format.hpp"
 
 namespace sonicsim {
@@ -36,6 +37,7 @@ PerfRow perf_row(const PerfMeasurement& m) {
   PerfRow row;
   row.level = m.level;
   const auto n = static_cast<std::int64_t>(m.latencies_ns.size());
+  row.requests = n;
   row.inferences_per_s = m.window_s > 0 ? static_cast<double>(n) * m.batch_size / m.window_s : 0;
 
   std::vector<std::int64_t> sorted = m.latencies_ns;
@@ -77,7 +79,8 @@ std::string perf_csv(PerfLoadMode mode, std::vector<PerfRow> rows) {
   std::string out = mode == PerfLoadMode::Concurrency ? "Concurrency" : "Request Rate";
   out += ",Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,"
          "Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency\n";
-  for (const PerfRow& r : rows)
+  for (const PerfRow& r : rows) {
+    if (r.requests == 0) continue;
     out += printf_string("%s,%g,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
                          format_level(mode, r.level).c_str(), r.inferences_per_s,
                          static_cast<long long>(r.client_send_us), static_cast<long long>(r.network_server_us),
@@ -86,6 +89,7 @@ std::string perf_csv(PerfLoadMode mode, std::vector<PerfRow> rows) {
                          static_cast<long long>(r.server_compute_output_us), static_cast<long long>(r.client_recv_us),
                          static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us),
                          static_cast<long long>(r.p95_us), static_cast<long long>(r.p99_us));
+  }
   return out;
 }
 
@@ -93,14 +97,40 @@ std::string format_perf_table(PerfLoadMode mode, const std::vector<PerfRow>& row
   std::string out = printf_string("%-12s %14s %10s %10s %10s %10s %10s %10s\n",
                                   mode == PerfLoadMode::Concurrency ? "concurrency" : "request/s", "infer/s", "avg us",
                                   "queue us", "compute us", "p50 us", "p90 us", "p99 us");
-  for (const PerfRow& r : rows)
+  for (const PerfRow& r : rows) {
+    if (r.requests == 0) {
+      out += printf_string("%-12s %s\n", format_level(mode, r.level).c_str(), "no request came back inside the windows");
+      continue;
+    }
     out += printf_string("%-12s %14.1f %10lld %10lld %10lld %10lld %10lld %10lld\n", format_level(mode, r.level).c_str(),
                          r.inferences_per_s, static_cast<long long>(r.avg_us), static_cast<long long>(r.server_queue_us),
                          static_cast<long long>(r.server_compute_input_us + r.server_compute_infer_us +
                                                 r.server_compute_output_us),
                          static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us),
                          static_cast<long long>(r.p99_us));
+  }
   return out;
+}
+
+std::string no_response(const PerfAnalyzerLoad& load, const std::string& which) {
+  return printf_string("no request came back inside the %d x %g s windows at %s: no throughput or latency to report "
+                       "(perf_analyzer stops at such a level: \"No valid requests recorded within time interval\")",
+                       load.windows, load.measurement_interval_s, which.c_str());
+}
+
+std::string no_response_error(const Scenario& scenario, double level) {
+  const PerfAnalyzerLoad& load = *scenario.perf_analyzer;
+  return InputError(scenario.file, "/perf_analyzer/measurement_interval", no_response(load, level_name(load.mode, level)))
+      .what();
+}
+
+std::string level_name(PerfLoadMode mode, double level) {
+  return (mode == PerfLoadMode::Concurrency ? "concurrency " : "request rate ") + format_level(mode, level);
+}
+
+std::string level_pointer(PerfLoadMode mode, std::size_t index) {
+  return (mode == PerfLoadMode::Concurrency ? "/perf_analyzer/concurrency/" : "/perf_analyzer/request_rate/") +
+         std::to_string(index);
 }
 
 void accumulate(TritonModelStats& a, const TritonModelStats& b) {

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Plots of sonicsim results, drawn with matplotlib (Debian python3-matplotlib).
 
-  plot.py sweep DIR/sweep.csv --x /workload/jobs [--tolerance 0.05] [--baseline SECONDS] --out knee.png
-      mean per-event time against a swept parameter, one line per combination of the other swept
-      axes, with 95% error bars where the points have a steady-state interval, and each line's knee:
-      where it leaves the tolerance above its reference (its best point, or --baseline, e.g. a lone
-      job's time). Rising along x (more jobs), the largest value up to which it stays within; falling
-      (more devices), the smallest value from which it does.
+  plot.py sweep DIR[/sweep.csv] [--x /workload/jobs] [--label /POINTER=TEXT] [--tolerance 0.05]
+          [--baseline SECONDS] --out knee.png
+      mean per-event time against a swept parameter (--x; default: the first axis with more than
+      one value), one line per combination of the other swept axes, each axis named by its pointer's
+      last segment (or --label) with its unit, and each line's knee: where it leaves the tolerance
+      above its reference (its best point, or --baseline, e.g. a lone job's time). Rising along x
+      (more jobs), the largest value up to which it stays within; falling (more devices), the
+      smallest value from which it does; a failed point met before the line leaves it leaves the
+      knee unknown. Failed points are marked in a grey strip at the foot, a marker per reason; equal
+      knees are drawn side by side; 95% error bars where the points have a steady-state interval,
+      and on the terminal why not where they have none (sweep_plot.py).
   plot.py run OUTPUT_DIR --out-dir PLOTS
       from a `sonicsim run --output OUTPUT_DIR`: event-time histogram (events.csv), GPU (or device) utilisation
       over time (batches.csv) and the site uplink's utilisation over time (requests.csv).
@@ -65,6 +70,13 @@ def fraction(text):
         hint = f" (write {text}% for a percentage)" if math.isfinite(value) and value >= 1 and not percent else ""
         raise argparse.ArgumentTypeError(f'expected a fraction below 1 (0.05) or a percentage (5%), got "{text}"{hint}')
     return value / 100 if percent else value
+
+
+def axis_label(text):
+    pointer, equals, label = text.partition("=")
+    if not pointer.startswith("/") or not equals or not label.strip():
+        raise argparse.ArgumentTypeError(f'expected /JSON/POINTER=TEXT (e.g. /workload/jobs="grid jobs"), got "{text}"')
+    return pointer, label
 
 
 def positive_seconds(text):
@@ -367,8 +379,11 @@ def main():
     parser = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     s = sub.add_parser("sweep", help="mean per-event time against a swept parameter, knee marked")
-    s.add_argument("csv")
-    s.add_argument("--x", required=True, help="the swept JSON pointer, a column of sweep.csv")
+    s.add_argument("csv", help="a sweep's sweep.csv, or its directory")
+    s.add_argument("--x", help="the swept JSON pointer (a column of sweep.csv) or its name in the figure "
+                               "(default: the first axis with more than one value)")
+    s.add_argument("--label", type=axis_label, action="append", metavar="POINTER=TEXT",
+                   help="the name an axis goes by in the figure (default: its pointer's last segment; repeatable)")
     s.add_argument("--tolerance", type=fraction, default=0.05, help="relative: 5%% or 0.05 (default 5%%)")
     s.add_argument("--baseline", type=positive_seconds, help="the reference per-event time in seconds (default: each line's best point)")
     s.add_argument("--out", required=True)

@@ -2,11 +2,18 @@
 timeseries.csv, one panel per series, read as `sonicsim validate` reads them (analysis/validation/
 prometheus_export.cpp): COLUMN=FILE or a documented series name; counters as their rate between
 samples, a decrease read as a restart from 0; "NaN" samples and gaps left out; the exports' first
-sample is the run's t = 0 unless --start says otherwise."""
+sample is the run's t = 0 unless --start says otherwise.
+
+A time where no series has a value (every sample there NaN, or a counter's first, which has no rate
+yet) is not drawn: a tick at the foot of the panel marks it. A time where some series have a value
+and others a sample without one is drawn, as validate compares it, from those with a value, as a
+hollow point. A series with no sample at a time (its pod gone, stale) does not count there."""
 import csv
 import json
 import math
 import os
+
+from matplotlib.transforms import blended_transform_factory
 
 MAX_BYTES = 512 << 20
 COLUMNS = ["ready", "metric", "requests_per_s", "queue_ms", "gpu_utilization"]
@@ -18,7 +25,7 @@ LABELS = {"ready": "ready replicas", "metric": "scraped metric", "requests_per_s
 
 
 def read_export(argument, fail):
-    """(column, [(unix_s, value or None)], nan_samples, resets) of one export argument."""
+    """One export argument read as an Export: its column and a Measured per time of its grid."""
     column, _, path = argument.partition("=")
     if column not in COLUMNS:
         column, path = None, argument
@@ -36,7 +43,7 @@ def read_export(argument, fail):
     data = document.get("data") if isinstance(document, dict) else None
     if not isinstance(data, dict) or data.get("resultType") != "matrix" or not isinstance(data.get("result"), list):
         fail(f"{path}: /data: expected a range query's matrix (/api/v1/query_range)")
-    at, nans, resets = {}, 0, 0
+    at, nans, resets, first_counts, samples = {}, 0, 0, 0, 0
     for i, series in enumerate(data["result"]):
         labels = series.get("metric") if isinstance(series, dict) else None
         values = series.get("values") if isinstance(series, dict) else None
@@ -56,22 +63,54 @@ def read_export(argument, fail):
                     raise ValueError
             except (TypeError, ValueError, IndexError):
                 fail(f"{path}: /data/result/{i}/values/{k}: expected [UNIX_TIME, \"VALUE\"]")
-            at.setdefault(t, [])
+            samples += 1
+            used, without = at.setdefault(t, ([], [0]))  # the values at t, and the samples there without one
             if not math.isfinite(v):
                 nans += 1
+                without[0] += 1
                 previous = None
                 continue
             if counter:
                 if previous is None:
+                    first_counts += 1
+                    without[0] += 1
                     previous = (t, v)
                     continue
                 increase = v - previous[1] if v >= previous[1] else v
                 resets += v < previous[1]
                 rate, previous = increase / (t - previous[0]), (t, v)
                 v = rate
-            at[t].append(v)
+            used.append(v)
     combine = (lambda vs: sum(vs) / len(vs)) if column == "gpu_utilization" else sum
-    return column, [(t, combine(vs) if vs else None) for t, vs in sorted(at.items())], nans, resets
+    points = [Measured(t, combine(used) if used else None, bool(used) and without[0] > 0)
+              for t, (used, without) in sorted(at.items())]
+    return Export(column, points, len(data["result"]), samples, nans, first_counts, resets)
+
+
+class Measured:
+    """A time of an export's grid: the column's value there (None: no series had one), and whether
+    some series' sample there had none (NaN, or a counter's first) while others had one."""
+
+    def __init__(self, t, value, partial):
+        self.t, self.value, self.partial = t, value, partial
+
+
+class Export:
+    def __init__(self, column, points, series, samples, nans, first_counts, resets):
+        self.column, self.points, self.series, self.samples = column, points, series, samples
+        self.nans, self.first_counts, self.resets = nans, first_counts, resets
+
+    def summary(self):
+        """What the panel draws and what it leaves out, counted."""
+        drawn = [p for p in self.points if p.value is not None]
+        partial = sum(p.partial for p in drawn)
+        missing = len(self.points) - len(drawn)
+        return (f"{self.column}: {self.samples} samples of {self.series} series at {len(self.points)} times; drawn at "
+                f"{len(drawn)}" + (f", {partial} of them hollow (from some series only: the others' samples there "
+                                   "had no value)" if partial else "")
+                + f"; no value at {missing}" + (" (ticks at the foot, not drawn)" if missing else "")
+                + f"; samples without a value: {self.nans} NaN, {self.first_counts} a counter's first (no rate yet)"
+                + f"; {self.resets} counter resets")
 
 
 def prometheus_plot(args, plt, fail):
@@ -83,23 +122,32 @@ def prometheus_plot(args, plt, fail):
     if not rows or "time_s" not in rows[0]:
         fail(f"{path}: expected a timeseries.csv with rows")
     exports = [read_export(a, fail) for a in args.exports]
-    firsts = [s[0][0] for _, s, _, _ in exports if s]
+    firsts = [e.points[0].t for e in exports if e.points]
     if args.start is None and not firsts:
         fail("the exports have no samples")
     start = args.start if args.start is not None else min(firsts)
     fig, axes = plt.subplots(len(exports), 1, figsize=(9, 2.4 * len(exports)), sharex=True, squeeze=False)
-    for ax, (column, samples, nans, resets) in zip(axes[:, 0], exports):
+    for ax, export in zip(axes[:, 0], exports):
+        column = export.column
         try:
             sim = [(float(r["time_s"]), float(r[column])) for r in rows if r.get(column, "") != ""]
         except (TypeError, ValueError):
             fail(f"{path}: expected numbers in columns time_s and {column}")
         ax.step([t for t, _ in sim], [v for _, v in sim], where="post", label="simulated", linewidth=1.2)
-        known = [(t - start, v) for t, v in samples if v is not None]
-        ax.plot([t for t, _ in known], [v for _, v in known], ".", markersize=3, label="measured (Prometheus)")
+        whole = [(p.t - start, p.value) for p in export.points if p.value is not None and not p.partial]
+        partial = [(p.t - start, p.value) for p in export.points if p.value is not None and p.partial]
+        gaps = [p.t - start for p in export.points if p.value is None]
+        drawn = ax.plot([t for t, _ in whole], [v for _, v in whole], ".", markersize=3, label="measured (Prometheus)")
+        if partial:
+            ax.plot([t for t, _ in partial], [v for _, v in partial], "o", markersize=4, markerfacecolor="none",
+                    color=drawn[0].get_color(), label="measured, from some series only")
+        if gaps:
+            foot = blended_transform_factory(ax.transData, ax.transAxes)  # x in data, y in the panel's height
+            ax.plot(gaps, [0.03] * len(gaps), "|", color="grey", markersize=8, transform=foot, clip_on=False,
+                    label="no value (not drawn)")
         ax.set_ylabel(LABELS[column])
         ax.legend(fontsize="small", loc="best")
-        gaps = sum(1 for _, v in samples if v is None)
-        print(f"{column}: {len(known)} samples, {gaps} without a value ({nans} NaN), {resets} counter resets")
+        print(export.summary())
     axes[-1, 0].set_xlabel("time from the run's start (s)")
     fig.tight_layout()
     fig.savefig(args.out, dpi=120)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/stats/cycle_estimate.hpp"
 #include "analysis/stats/time_bins.hpp"
 
 namespace sonicsim {
@@ -34,25 +35,39 @@ bool precise_enough(const SteadyEventTime& estimate, double relative_half_width)
   return estimate.mean_s && !estimate.warmup_at_limit && estimate.mean_s->relative_half_width() <= relative_half_width;
 }
 
+double estimate_start_s(double warmup_s, const std::optional<PrecisionStop>& stop) {
+  if (!stop) return warmup_s;
+  if (stop->cycles && stop->cycles->repeats_until_s) return std::max(warmup_s, stop->cycles->repeats_from_s);
+  return std::max(warmup_s, stop->load_from_s);
+}
+
 SteadyState steady_state(const SimulationResults& r) {
   SteadyState s;
-  // A run with a stopping rule estimates from when its workload is at its load, as its checks did.
-  const double start_s = std::max(r.warmup_s, r.precision_stop ? r.precision_stop->load_from_s : 0.0);
-  s.event_time = steady_event_time(r.events, start_s, static_cast<std::size_t>(r.concurrent_jobs));
-  const double from = s.event_time.warmup_end_s, window = (r.end_s - from) / static_cast<double>(stats::kBatches);
+  const std::optional<CycleStop> cycles = r.precision_stop ? r.precision_stop->cycles : std::nullopt;
+  // The estimate covers what the stopping rule's checks did: the workload at its load, or a dynamic
+  // farm's whole load cycles.
+  const double start_s = estimate_start_s(r.warmup_s, r.precision_stop);
+  s.event_time = cycles ? cycle_event_time(r.events, start_s, cycles->cycle_s,
+                                           std::min(r.end_s, cycles->repeats_until_s.value_or(r.end_s)))
+                        : steady_event_time(r.events, start_s, static_cast<std::size_t>(r.concurrent_jobs));
+  const double from = s.event_time.warmup_end_s;
+  // Equal windows of the time after the cut: 20, or the cycles kept.
+  const std::size_t windows = cycles && s.event_time.mean_s ? s.event_time.mean_s->batches : stats::kBatches;
+  const double window = cycles ? cycles->cycle_s : (r.end_s - from) / static_cast<double>(stats::kBatches);
   if (!s.event_time.mean_s || !(window > 0)) return s;
   s.window_s = window;
-  // Completions and device busy time in equal windows of the time after the cut: their batch means.
-  std::vector<double> rates(stats::kBatches, 0.0), utilisations(stats::kBatches, 0.0);
+  // Completions and device busy time in those windows: their batch means.
+  std::vector<double> rates(windows, 0.0), utilisations(windows, 0.0);
   for (const EventRecord& e : r.events) {
     if (e.start_s < start_s || e.end_s <= from) continue;
-    const auto w = std::min(static_cast<std::size_t>((e.end_s - from) / window), stats::kBatches - 1);
-    rates[w] += 1 / window;
+    const auto w = static_cast<std::size_t>((e.end_s - from) / window);
+    if (cycles && w >= windows) continue;
+    rates[std::min(w, windows - 1)] += 1 / window;
   }
   s.events_per_s = stats::mean_interval(rates);
   if (!r.gpus.empty() && r.busy_bin_s > 0) {
     const double devices = static_cast<double>(r.gpus.size());
-    for (std::size_t w = 0; w < stats::kBatches; ++w) {
+    for (std::size_t w = 0; w < windows; ++w) {
       const double start = from + static_cast<double>(w) * window;
       utilisations[w] = total_between(r.busy_bin_s, r.busy_bins_s, start, start + window) / (devices * window);
     }

@@ -18,6 +18,10 @@ struct SteadyEventTime {
   bool warmup_at_limit = false;  // MSER-5's minimum on its bound: no steady state shown yet
   std::optional<stats::Interval> mean_s;  // none with fewer than 20 batches of min_batch_events (2 events alone)
   std::size_t min_batch_events = stats::kMinBatchSize;
+  // Over whole load cycles (cycle_estimate.hpp) instead of batches of events: the cycle, the cycles
+  // with events, and how many of them were cut as the transient. cycle_s 0: batches of events.
+  double cycle_s = 0;
+  std::size_t cycles = 0, cycles_cut = 0;
 };
 
 // Events in completion order, as the recorder keeps them. A batch holds at least
@@ -36,6 +40,11 @@ struct SteadyState {
 };
 
 SteadyState steady_state(const SimulationResults& results);
+
+// Where a run's steady-state estimate starts: after the scenario's warm-up and, with a stopping rule,
+// once every job has been submitted; waves, whose cycles repeat the load while they are submitted,
+// from the first cycle that repeats it (CycleStop).
+double estimate_start_s(double warmup_s, const std::optional<PrecisionStop>& stop);
 
 // Whether a run's per-event time is known to `relative_half_width` (a fraction of the mean).
 bool precise_enough(const SteadyEventTime& estimate, double relative_half_width);

@@ -9,15 +9,18 @@
 
 namespace sonicsim::stats {
 
-Truncation mser5(const std::vector<double>& series) {
-  constexpr std::size_t kBatch = 5;
-  const std::size_t m = series.size() / kBatch;
+Truncation mser5(const std::vector<double>& series) { return mser(series, 5); }
+
+Truncation mser(const std::vector<double>& series, std::size_t batch) {
+  if (batch == 0) return {};
+  const std::size_t m = series.size() / batch;
   if (m < kMinMserBatches) return {};
   // Batch means, centred on their overall mean so that the sums of squares below do not cancel.
   std::vector<double> z(m);
   for (std::size_t j = 0; j < m; ++j)
-    z[j] = std::accumulate(series.begin() + static_cast<std::ptrdiff_t>(j * kBatch),
-                           series.begin() + static_cast<std::ptrdiff_t>((j + 1) * kBatch), 0.0) / kBatch;
+    z[j] = std::accumulate(series.begin() + static_cast<std::ptrdiff_t>(j * batch),
+                           series.begin() + static_cast<std::ptrdiff_t>((j + 1) * batch), 0.0) /
+           static_cast<double>(batch);
   const double centre = std::accumulate(z.begin(), z.end(), 0.0) / static_cast<double>(m);
   for (double& x : z) x -= centre;
   // Suffix sums give every MSER(d) in one pass from the end.
@@ -27,17 +30,17 @@ Truncation mser5(const std::vector<double>& series) {
     squares[j] = squares[j + 1] + z[j] * z[j];
   }
   const std::size_t limit = m / 2;
-  std::vector<double> mser(limit + 1);
+  std::vector<double> statistic(limit + 1);
   for (std::size_t d = 0; d <= limit; ++d) {
     const double kept = static_cast<double>(m - d);
-    mser[d] = std::max(0.0, squares[d] - sum[d] * sum[d] / kept) / (kept * kept);
+    statistic[d] = std::max(0.0, squares[d] - sum[d] * sum[d] / kept) / (kept * kept);
   }
   // Values within rounding of the smallest are ties (a constant series gives rounding noise only).
-  const double smallest = *std::min_element(mser.begin(), mser.end());
+  const double smallest = *std::min_element(statistic.begin(), statistic.end());
   const double tie = 1e-9 * smallest + 1e-24 * centre * centre;
   std::size_t best = 0;
-  while (mser[best] > smallest + tie) ++best;
-  return {best * kBatch, best == limit};
+  while (statistic[best] > smallest + tie) ++best;
+  return {best * batch, best == limit};
 }
 
 double Interval::relative_half_width() const {

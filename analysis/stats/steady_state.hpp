@@ -19,6 +19,9 @@ struct Truncation {
 // Series shorter than kMinMserBatches batches are not cut.
 inline constexpr std::size_t kMinMserBatches = 10;
 Truncation mser5(const std::vector<double>& series);
+// The same rule over batches of `batch` observations (MSER-5 is batch 5; whole load cycles, already
+// one mean each, are batch 1).
+Truncation mser(const std::vector<double>& series, std::size_t batch);
 
 // A Student-t interval for a mean: mean ± t_{1-(1-c)/2, n-1} s / sqrt(n).
 struct Interval {

@@ -90,6 +90,7 @@ SteadySummary summarize_steady_state(const SteadyState& s) {
   out.window_s = s.window_s;
   out.events_per_s = interval95(s.events_per_s);
   out.device_utilization = interval95(s.device_utilization);
+  if (e.cycle_s > 0) out.cycles = CycleSummary{e.cycle_s, e.cycles, e.cycles_cut};
   return out;
 }
 
@@ -172,7 +173,13 @@ Summary summarize(const SimulationResults& r) {
     s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric, r.events_on_gate_fallback,
                          r.gate_threshold_ms};
   if (r.scraped) s.usage = summarize_usage(r);
-  if (r.scraped && r.autoscaling) s.autoscaling = summarize_autoscaling(*r.autoscaling, r.end_s);
+  if (r.scraped && r.autoscaling) {
+    s.autoscaling = summarize_autoscaling(*r.autoscaling, r.end_s);
+    double busy_s = 0;
+    for (const GpuRecord& g : r.gpus) busy_s += g.busy_s;
+    const double in_service_s = r.autoscaling->serving_gpu_seconds + r.fixed_gpu_seconds;
+    if (in_service_s > 0) s.autoscaling->gpu_utilization_in_service = busy_s / in_service_s;
+  }
   if (r.connection_limited) s.connections = ConnectionSummary{r.connections, r.connections_refused, r.events_on_gate_fallback};
   return s;
 }

@@ -43,6 +43,14 @@ struct Interval95 {
   bool operator==(const Interval95&) const = default;
 };
 
+// A dynamic farm's estimate over whole load cycles (cycle_estimate.hpp): the cycle, the cycles with
+// events, and how many of them MSER cut as the farm's transient.
+struct CycleSummary {
+  double cycle_s = 0;
+  std::size_t cycles = 0, cut = 0;
+  bool operator==(const CycleSummary&) const = default;
+};
+
 // MSER-5's warm-up cut and the steady-state 95% intervals (steady_estimates.hpp).
 struct SteadySummary {
   std::size_t warmup_cut_events = 0;  // of the events that started after the scenario's warm-up
@@ -52,6 +60,7 @@ struct SteadySummary {
   std::optional<stats::Interval> event_time_s;  // batch means, with their count and size
   double window_s = 0;
   std::optional<Interval95> events_per_s, device_utilization;
+  std::optional<CycleSummary> cycles;  // over whole load cycles instead of batches of events
   bool operator==(const SteadySummary&) const = default;
 };
 
@@ -111,6 +120,9 @@ struct UsageSummary {
 // The autoscaled deployment over the run (with a usage summary: an autoscaler is scraped).
 struct AutoscalingSummary {
   double mean_ready_replicas = 0, mean_gpus_held = 0;
+  // The devices' busy time over the device-seconds in service (pods ready or draining, and every
+  // fixed group's), where the pool's mean utilisation counts devices no pod held.
+  double gpu_utilization_in_service = 0;
   int max_ready_replicas = 0;
   std::int64_t pods_created = 0, pods_ready = 0, pods_deleted = 0;
   std::int64_t requests_refused_draining = 0;  // reached a draining pod (UNAVAILABLE)

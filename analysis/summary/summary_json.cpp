@@ -34,6 +34,11 @@ void steady_state_fields(Io& io, S& s) {
   io.field("window_s", s.window_s);
   io.nullable("events_per_s", s.events_per_s, [](auto& t, auto& i) { interval_fields(t, i); });
   io.nullable("{d}_utilization", s.device_utilization, [](auto& t, auto& i) { interval_fields(t, i); });
+  io.section("load_cycles", s.cycles, [](auto& c, auto& cycles) {
+    c.field("cycle_s", cycles.cycle_s);
+    c.field("count", cycles.cycles);
+    c.field("cut", cycles.cut);
+  });
 }
 
 template <class Io, class S>
@@ -179,6 +184,7 @@ template <class Io, class S>
 void autoscaling_fields(Io& io, S& a) {
   io.field("mean_ready_replicas", a.mean_ready_replicas);
   io.field("mean_{ds}_held", a.mean_gpus_held);
+  io.field("{d}_utilization_in_service", a.gpu_utilization_in_service);
   io.field("max_ready_replicas", a.max_ready_replicas);
   io.object("pods", [&](auto& p) {
     p.field("created", a.pods_created);
@@ -197,6 +203,11 @@ void stopping_fields(Io& io, S& p) {
   io.field("reached", p.reached);
   io.field("load_from_s", p.load_from_s);
   io.field("drained", p.drained);
+  io.section("load_cycles", p.cycles, [](auto& c, auto& cycles) {
+    c.field("cycle_s", cycles.cycle_s);
+    c.field("repeats_from_s", cycles.repeats_from_s);
+    c.field("repeats_until_s", cycles.repeats_until_s);
+  });
 }
 
 // The whole document. (nlohmann::json keeps an object's keys sorted: the order here is free.)

@@ -126,7 +126,13 @@ std::string format_summary(const Summary& s, std::size_t min_batch_events) {
     out += printf_string("            waits for a thread after ExternalWork: %.3f s per event\n", t.thread_wait_mean_s);
   }
   if (!s.gpus.empty()) {
-    out += printf_string("\n%s utilisation  mean %.1f %%", words.title, 100 * s.gpu_utilization);
+    if (s.autoscaling)
+      out += printf_string("\n%s utilisation  %.1f %% of the %s-seconds in service (pods ready or draining); the pool "
+                           "of %zu: mean %.1f %%",
+                           words.title, 100 * s.autoscaling->gpu_utilization_in_service, words.label, s.gpus.size(),
+                           100 * s.gpu_utilization);
+    else
+      out += printf_string("\n%s utilisation  mean %.1f %%", words.title, 100 * s.gpu_utilization);
     const std::size_t shown = std::min<std::size_t>(s.gpus.size(), 8);
     for (std::size_t i = 0; i < shown; ++i)
       out += printf_string("%s %s/%d %.1f %%", i ? "," : "  (", s.gpus[i].server.c_str(), s.gpus[i].gpu, 100 * s.gpus[i].utilization);

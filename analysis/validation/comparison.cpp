@@ -60,7 +60,9 @@ std::vector<ValidationRow> compare_distribution(const std::string& id, const std
                        " a point mass at the log's resolution";
   }
   const double w1 = stats::wasserstein1(measured, simulated);
-  rows.push_back(row(id + "_wasserstein", label + " Wasserstein-1 (" + unit + ")", 0, w1, m.mean > 0 ? w1 / m.mean : 0,
+  // Relative to the measured mean; a mean or distance that left a double's range is no pass.
+  const double relative_w1 = !std::isfinite(m.mean) || !std::isfinite(w1) ? NAN : m.mean > 0 ? w1 / m.mean : 0;
+  rows.push_back(row(id + "_wasserstein", label + " Wasserstein-1 (" + unit + ")", 0, w1, relative_w1,
                      tolerance_for(t, id + "_wasserstein", t.relative)));
   return rows;
 }

@@ -6,6 +6,8 @@
 #include <map>
 
 #include "models/io/json/json_reader.hpp"
+#include "models/io/limits.hpp"
+#include "models/io/text_format.hpp"
 
 namespace sonicsim::validation {
 namespace {
@@ -37,6 +39,33 @@ Combine combine_of(const std::string& column) {
   if (column == "ready" || column == "requests_per_s") return Combine::Sum;
   if (column == "gpu_utilization") return Combine::Mean;
   return Combine::One;
+}
+
+// What one sample of a column may be: a value outside is no measurement of it (a replica count
+// of 1e308 read as "-9223372036854775808 ready"), and sums of such values leave a double's range.
+struct ColumnRange {
+  const char* what;  // "a whole number of ready replicas", ...
+  double max;
+  const char* unit;  // after the bound, e.g. " requests/s"
+  bool whole = false;
+};
+
+ColumnRange range_of(const std::string& column) {
+  if (column == "ready")  // one deployment's pods: at most a server group's servers
+    return {"a whole number of ready replicas", static_cast<double>(limits::kMaxServersPerGroup), "", true};
+  if (column == "requests_per_s") return {"a request rate", 1e9, " requests/s"};
+  if (column == "gpu_utilization") return {"a GPU utilisation", 1, " (a fraction)"};
+  if (column == "queue_ms") return {"a queue time per request", limits::kMaxDurationS * 1e3, " ms"};
+  return {"a load metric", 1e12, " (the largest threshold a scenario takes)"};
+}
+
+[[noreturn]] void sample_error(const std::string& path, const PromSeries& s, std::size_t k, const std::string& message) {
+  throw InputError(path, s.values_pointer + "/" + std::to_string(k) + "/1", message);
+}
+
+void check_in_range(const std::string& path, const PromSeries& s, std::size_t k, const ColumnRange& range, double v) {
+  if (v >= 0 && v <= range.max && (!range.whole || v == std::floor(v))) return;
+  sample_error(path, s, k, printf_string("expected %s from 0 to %g%s, got %g", range.what, range.max, range.unit, v));
 }
 
 }  // namespace
@@ -77,13 +106,14 @@ PromExport parse_prometheus_export(const std::string& text, const std::string& p
   PromExport out{path, {}};
   for (const JsonNode& r : data.at("result").elements()) {
     PromSeries s;
+    s.values_pointer = r.at("values").pointer();
     const JsonNode labels = r.at("metric");
     if (!labels.raw().is_object()) labels.fail("expected an object of labels");
     if (auto name = labels.find("__name__")) s.name = name->string();
     for (const JsonNode& sample : r.at("values").elements()) {
       const auto pair = sample.elements();
       if (pair.size() != 2) sample.fail("expected [UNIX_TIME, \"VALUE\"]");
-      const double t = pair[0].number_in(0, 1e11);
+      const double t = pair[0].number_in(0, limits::kMaxLogTimeS);
       if (!s.t_s.empty() && t <= s.t_s.back()) pair[0].fail("expected timestamps in increasing order");
       s.t_s.push_back(t);
       s.values.push_back(sample_value(pair[1]));
@@ -97,6 +127,7 @@ PromExport parse_prometheus_export(const std::string& text, const std::string& p
 MeasuredColumn measured_column(const PromExport& file, const std::string& column) {
   MeasuredColumn out{column, file.path, {}, {}, 0, 0};
   const Combine combine = combine_of(column);
+  const ColumnRange range = range_of(column);
   if (combine == Combine::One && file.series.size() > 1)
     throw InputError(file.path, "/data/result", "expected one series for \"" + column + "\", got " +
                                                     std::to_string(file.series.size()) +
@@ -121,6 +152,7 @@ MeasuredColumn measured_column(const PromExport& file, const std::string& column
       }
       if (counter) {
         const double count = v;
+        if (count < 0) sample_error(file.path, s, k, printf_string("expected a counter of at least 0, got %g", count));
         if (std::isnan(previous_t)) {
           previous_t = s.t_s[k], previous_v = count;
           continue;
@@ -134,7 +166,12 @@ MeasuredColumn measured_column(const PromExport& file, const std::string& column
           ++out.counter_resets;
         }
         v = increase / (s.t_s[k] - previous_t);
+        if (v > range.max)
+          sample_error(file.path, s, k, printf_string("expected at most %g%s since the previous sample, got %g (%g more in %g s)",
+                                                      range.max, range.unit, v, increase, s.t_s[k] - previous_t));
         previous_t = s.t_s[k], previous_v = count;
+      } else {
+        check_in_range(file.path, s, k, range, v);
       }
       auto& [sum, n] = at[s.t_s[k]];
       sum += v;

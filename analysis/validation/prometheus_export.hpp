@@ -17,6 +17,7 @@ struct PromSeries {
   std::string name;
   std::vector<double> t_s;     // Unix time, s
   std::vector<double> values;  // as the export writes them
+  std::string values_pointer;  // JSON pointer of its "values", for errors naming a sample
 };
 
 struct PromExport {
@@ -43,7 +44,9 @@ struct MeasuredColumn {
 // requests/s summed over series, GPU utilisation averaged, the metric and the queue time from one
 // series). A counter (a name ending in _total, or Triton's nv_inference_request_success) is
 // turned into its per-second rate between consecutive samples, a decrease counted as a restart
-// from 0, as Prometheus's rate() does.
+// from 0, as Prometheus's rate() does. Every finite sample must be in the column's range (a whole
+// number of ready replicas up to 10,000, a utilisation from 0 to 1, ...; a counter at least 0 and
+// its rate within the requests/s range): otherwise an InputError naming the sample's JSON pointer.
 MeasuredColumn measured_column(const PromExport& file, const std::string& column);
 
 // The column a series name is documented to be ("" if none): kube-state-metrics' ready replicas,

@@ -13,6 +13,7 @@
 #include "models/io/csv_cells.hpp"
 #include "models/io/input_file.hpp"
 #include "models/io/json/json_reader.hpp"
+#include "models/io/limits.hpp"
 #include "models/io/text_format.hpp"
 
 namespace sonicsim::validation {
@@ -122,8 +123,17 @@ std::vector<LoggedEvent> parse_event_log(const std::string& text, const std::str
         e.start_s = parse("start", start);
         e.end_s = parse("end", end);
       }
+      for (const auto& [column, t] : {std::pair{seconds ? "start_s" : "start", e.start_s}, {seconds ? "end_s" : "end", e.end_s}})
+        if (!(std::abs(t) <= limits::kMaxLogTimeS))
+          throw InputError(path, cell_location(line, column),
+                           printf_string("expected a time of %s %g s (Unix seconds, or seconds from the log's start), got %g",
+                                         t > 0 ? "at most" : "at least", t > 0 ? limits::kMaxLogTimeS : -limits::kMaxLogTimeS, t));
       if (e.end_s < e.start_s)
         throw InputError(path, cell_location(line, seconds ? "end_s" : "end"), "expected an end no earlier than the start");
+      if (!(e.time_s() <= limits::kMaxDurationS))
+        throw InputError(path, cell_location(line, seconds ? "end_s" : "end"),
+                         printf_string("expected an event of at most %g s (the longest run sonicsim simulates), got %g s",
+                                       limits::kMaxDurationS, e.time_s()));
       if (cpu) e.cpu_type = cpu;
       events.push_back(std::move(e));
     }
@@ -148,7 +158,13 @@ std::vector<LoggedJob> parse_condor_history(const std::string& text, const std::
       if (auto v = ad.find(key)) return v->number();
       return std::nullopt;
     };
-    const auto completion = number("CompletionDate");
+    // A date is Unix seconds (0 or less: not set); a wall time is one job's, within the longest run.
+    const auto date = [&](const char* key) -> std::optional<double> {
+      const auto v = ad.find(key);
+      if (!v) return std::nullopt;
+      return v->number() <= 0 ? v->number() : v->number_in(0, limits::kMaxLogTimeS);
+    };
+    const auto completion = date("CompletionDate");
     if (!completion || *completion <= 0) continue;  // not finished
     LoggedJob job;
     if (!ad.find("ClusterId")) ad.fail("expected a \"ClusterId\"");
@@ -156,14 +172,16 @@ std::vector<LoggedJob> parse_condor_history(const std::string& text, const std::
     const std::int64_t proc = ad.find("ProcId") ? ad.at("ProcId").integer_at_least(0) : 0;
     job.id = std::to_string(cluster) + '.' + std::to_string(proc);
     job.end_s = *completion;
-    job.start_s = number("JobCurrentStartDate").value_or(number("JobStartDate").value_or(0));
-    if (const auto wall = number("RemoteWallClockTime"))
-      job.wall_s = *wall;
+    job.start_s = date("JobCurrentStartDate").value_or(date("JobStartDate").value_or(0));
+    if (const auto wall = ad.find("RemoteWallClockTime"))
+      job.wall_s = wall->number_in(0, limits::kMaxDurationS);
     else if (job.start_s > 0)
       job.wall_s = job.end_s - job.start_s;
     else
       ad.fail("expected \"RemoteWallClockTime\", or \"JobCurrentStartDate\" with \"CompletionDate\"");
-    if (!(job.wall_s >= 0)) ad.fail("expected a non-negative wall-clock time");
+    if (!(job.wall_s >= 0 && job.wall_s <= limits::kMaxDurationS))
+      ad.fail(printf_string("expected a wall-clock time from 0 to %g s (the longest run sonicsim simulates), got %g s",
+                            limits::kMaxDurationS, job.wall_s));
     job.cpu_s = number("RemoteUserCpu").value_or(0) + number("RemoteSysCpu").value_or(0);
     for (const char* key : {"LastRemoteHost", "RemoteHost"})
       if (auto host = ad.find(key); host && job.machine.empty()) job.machine = host->string();

@@ -20,37 +20,68 @@ struct Aligned {
   double measured = 0, simulated = 0;
 };
 
+// The simulated run's span as it is compared: from its first scrape to one scrape interval past
+// its last (the last scrape's value holds that long). A run of one scrape has no interval.
+struct RunSpan {
+  double start_s = 0, end_s = 0;
+};
+
+RunSpan run_span(const std::vector<TimeseriesRow>& rows) {
+  const double interval = rows.size() > 1 ? rows[1].t_s - rows[0].t_s : 0;
+  return {rows.front().t_s, rows.back().t_s + interval};
+}
+
 // The last simulated row at or before t (a scrape's value holds until the next scrape), if t is
-// inside the run (not after its last scrape's interval).
+// inside the run's span.
 const TimeseriesRow* row_at(const std::vector<TimeseriesRow>& rows, double t) {
   const auto after = std::upper_bound(rows.begin(), rows.end(), t + kTimeSlackS,
                                       [](double time, const TimeseriesRow& r) { return time < r.t_s; });
   if (after == rows.begin()) return nullptr;
-  const TimeseriesRow& row = *std::prev(after);
-  const double interval = rows.size() > 1 ? rows[1].t_s - rows[0].t_s : 0;
-  if (after == rows.end() && t > row.t_s + interval + kTimeSlackS) return nullptr;
-  return &row;
+  if (after == rows.end() && t > run_span(rows).end_s + kTimeSlackS) return nullptr;
+  return &*std::prev(after);
 }
 
-std::vector<Aligned> align(const MeasuredColumn& m, const std::vector<TimeseriesRow>& rows, double start) {
+// Samples with a value left out as outside the run: before its t = 0, or after its end.
+struct OutsideRun {
+  int before = 0, after = 0;
+  double last_after_s = 0;  // simulated time of the latest one after the end
+};
+
+std::vector<Aligned> align(const MeasuredColumn& m, const std::vector<TimeseriesRow>& rows, double start, OutsideRun& outside) {
   std::vector<Aligned> out;
-  // Each sample stands for the time to the next point of the export's grid (the last: the median step).
+  if (rows.empty()) return out;
+  // Each sample stands for the time to the next point of the export's grid (the last: the median
+  // step), but not past the run's end: a sample far beyond the run must not lend its distance to
+  // the last one inside.
   std::vector<double> steps;
   for (std::size_t k = 1; k < m.t_s.size(); ++k) steps.push_back(m.t_s[k] - m.t_s[k - 1]);
   std::sort(steps.begin(), steps.end());
   const double typical = steps.empty() ? 1.0 : steps[steps.size() / 2];
+  const RunSpan span = run_span(rows);
+  const double weight_end = rows.size() > 1 ? span.end_s : INFINITY;
   for (std::size_t k = 0; k < m.t_s.size(); ++k) {
     if (!m.values[k]) continue;
     const double t = m.t_s[k] - start;
     const TimeseriesRow* row = row_at(rows, t);
-    if (!row) continue;
+    if (!row) {
+      if (t < span.start_s) {
+        ++outside.before;
+      } else {
+        ++outside.after;
+        outside.last_after_s = t;
+      }
+      continue;
+    }
     const std::optional<double> s = simulated_value(*row, m.column);
     if (!s) continue;
-    const double weight = k + 1 < m.t_s.size() ? m.t_s[k + 1] - m.t_s[k] : typical;
-    out.push_back({t, weight, *m.values[k], *s});
+    const double next = k + 1 < m.t_s.size() ? m.t_s[k + 1] - start : t + typical;
+    const double weight = std::min(next, weight_end) - t;
+    if (weight > 0) out.push_back({t, weight, *m.values[k], *s});
   }
   return out;
 }
+
+std::string samples(int n) { return n == 1 ? "1 sample" : std::to_string(n) + " samples"; }
 
 // The first time after `step` at which the ready count exceeds its count at the step.
 std::optional<double> first_new_ready(const std::vector<std::pair<double, double>>& ready, double step) {
@@ -88,10 +119,19 @@ std::vector<double> load_steps(const std::vector<TimeseriesRow>& rows) {
 
 std::vector<ValidationRow> compare_timeseries(const std::vector<MeasuredColumn>& measured,
                                               const std::vector<TimeseriesRow>& simulated, double start,
-                                              const std::vector<double>& load_steps_s, const Tolerances& t) {
+                                              const std::vector<double>& load_steps_s, const Tolerances& t,
+                                              std::vector<std::string>* notes) {
   std::vector<ValidationRow> rows;
   for (const MeasuredColumn& m : measured) {
-    const std::vector<Aligned> aligned = align(m, simulated, start);
+    OutsideRun outside;
+    const std::vector<Aligned> aligned = align(m, simulated, start, outside);
+    if (notes && outside.before)
+      notes->push_back(m.path + ": " + samples(outside.before) + " before the simulated run's t = 0 left out (t = 0 is " +
+                       printf_string("Unix time %.3f", start) + ")");
+    if (notes && outside.after)
+      notes->push_back(m.path + ": " + samples(outside.after) +
+                       printf_string(" after the simulated run's end (%g s) left out, the last at %g s", run_span(simulated).end_s,
+                                     outside.last_after_s));
     if (aligned.empty())
       throw InputError(m.path, "", "no sample of \"" + m.column + "\" falls inside the simulated run with a simulated "
                                    "value (check the start time: the export's first sample is the run's t = 0 unless "

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 
+#include "analysis/run_soundness.hpp"
 #include "cli/plan/job_cap.hpp"
 #include "cli/plan/plan_report.hpp"
 #include "models/closed_form/analytic.hpp"
@@ -59,9 +60,10 @@ int plan_fewest_devices(const PlanContext& plan, int group, int max_servers) {
             {base + "/autoscaling/max_replicas", std::to_string(servers)}};
   };
 
-  const Summary alone = plan.probes.run({{"/workload/jobs", "1"}}, "1 job");
+  const std::optional<Summary> one_job = one_job_alone(plan);
+  if (!one_job) return 1;
+  const Summary& alone = *one_job;
   const KneeCriteria criteria = plan.criteria(alone);
-  std::cout << printf_string("  1 job alone: %.3f s per event\n", criteria.baseline_s);
   // The concurrent jobs the farm must serve: a static farm's, or what the batch system keeps running.
   double jobs = scenario.workload.jobs;
   std::optional<Summary> given;  // the workload as given, which a probe of its own count reuses
@@ -85,12 +87,18 @@ int plan_fewest_devices(const PlanContext& plan, int group, int max_servers) {
   // The search goes over x = max_servers + 1 - servers: load per device grows with x, as jobs do.
   const auto servers_of = [&](int x) { return max_servers + 1 - x; };
   const auto probe = [&](int x) {
-    const bool as_given = given && servers_of(x) == g.count && !g.autoscaling;
+    const bool as_given = given && (g.autoscaling ? servers_of(x) == g.autoscaling->hpa.max_replicas && servers_of(x) <= g.count
+                                                  : servers_of(x) == g.count);
     Summary s = as_given ? *given : plan.probes.run(settings(servers_of(x)), describe(servers_of(x)));
     std::cout << probe_line(padded(servers_of(x)), s, criteria, words);
     return s;
   };
   const Summary most = probe(1);
+  if (const auto unsound = unsound_reasons(most); !unsound.empty()) {
+    std::cout << "\nno answer: even " << describe(max_servers) << " give no sound run (" << joined_reasons(unsound)
+              << "); more " << unit << " cannot mend that: see the notes above and the run's own summary (sonicsim run)\n";
+    return 1;
+  }
   if (!criteria.within(most)) {
     std::cout << "\neven " << describe(max_servers) << " leave the per-event time past " << 100 * plan.tolerance
               << "% of one job alone: " << saturated_resource(most, alone, criteria)

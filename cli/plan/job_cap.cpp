@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/plan/knee_report.hpp"
 #include "cli/plan/plan_report.hpp"
 #include "models/closed_form/analytic.hpp"
 #include "models/io/text_format.hpp"
@@ -22,28 +23,6 @@ int closed_form_knee(const AnalyticModel& m, double tolerance, int max_jobs) {
   return lo;
 }
 
-// The knee's 95% range in the axis' units, from the bracket's intervals and the local slope,
-// narrowed by any probe whose interval lies wholly on one side; or why there is none.
-void print_knee_range(const KneeSearch& knee, const KneeCriteria& criteria, const LoadAxis& axis, bool static_jobs) {
-  const auto range = knee_range(knee, criteria);
-  if (!range) {
-    if (!plan_event_time_half_width(knee.at_lo) || !plan_event_time_half_width(knee.at_hi))
-      std::cout << "no 95% range for the knee: the probes at its bracket have no interval (too few events after the "
-                   "warm-up for 20 batches of at least one event per job: run the jobs longer, e.g. more "
-                   "/workload/events_per_job)\n";
-    return;
-  }
-  int low = range->low, high = range->high;
-  if (knee.surely_within) low = std::max(low, *knee.surely_within);
-  if (knee.surely_past) high = std::min(high, *knee.surely_past - 1);
-  high = std::max(high, low);
-  const auto value = [&](int x) { return static_jobs ? std::to_string(x) : axis.describe(x); };
-  std::cout << printf_string("the knee at 95%%: %s to %s%s (the bracket's means cross the threshold %.3f s at %.1f; "
-                             "their half-widths ±%.3f s over %.4g s per %s)\n",
-                             value(low).c_str(), value(high).c_str(), static_jobs ? " jobs" : "", criteria.threshold_s(),
-                             range->at, range->half_width_s, range->slope_s, static_jobs ? "job" : "step");
-}
-
 }  // namespace
 
 double mean_running_jobs(const Summary& s, const Scenario& scenario, int static_jobs) {
@@ -58,9 +37,10 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
   const bool static_jobs = !scenario.workload.submit && axis.pointer == "/workload/jobs";
   const int cores = static_cast<int>(std::min<std::int64_t>(scenario.job_slots(), 2'000'000'000));
   const DeviceWords& words = plan.words;
-  const Summary alone = plan.probes.run({{"/workload/jobs", "1"}}, "1 job");
+  const std::optional<Summary> one_job = one_job_alone(plan);
+  if (!one_job) return 1;
+  const Summary& alone = *one_job;
   const KneeCriteria criteria = plan.criteria(alone);
-  std::cout << printf_string("  1 job alone: %.3f s per event\n", criteria.baseline_s);
 
   // Jobs per unit of the axis: exactly one for a static farm's jobs; otherwise what the workload as
   // given keeps running, taken as proportional to its load.
@@ -74,7 +54,34 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
               << printf_string("    keeps %.1f jobs running on average: the search takes %.3g per unit\n", running,
                                jobs_per_unit);
   }
-  if (max_value <= 0) max_value = std::max(axis.given, static_cast<int>(std::ceil(cores / jobs_per_unit)));
+  // How far the search may go, and what stops it there: --max (--max-jobs), else the worker cores
+  // (no more jobs run at once) and the jobs the workload has (a wave holds at most all of them).
+  std::string limit = static_jobs ? "--max-jobs" : "--max";
+  if (static_jobs && max_value >= cores) {
+    limit = printf_string("every worker core (%d)", cores);
+  } else if (!static_jobs && max_value <= 0) {
+    // The cores bound the jobs running at once (at the jobs per unit the workload as given keeps
+    // running); a wave holds at most all of the workload's jobs, and a rate keeps at most all of them
+    // running.
+    const std::int64_t jobs = scenario.workload.jobs;
+    const auto units_for = [&](double running) {
+      return std::max(1, static_cast<int>(std::min(2e9, std::ceil(running / jobs_per_unit))));
+    };
+    const int by_cores = units_for(cores);
+    const bool wave_size = axis.pointer == "/workload/submit/jobs_per_wave";
+    const int by_jobs = axis.pointer == "/workload/jobs" ? by_cores
+                        : wave_size                     ? static_cast<int>(std::min<std::int64_t>(jobs, 2'000'000'000))
+                                                        : units_for(static_cast<double>(jobs));
+    max_value = std::min(by_cores, by_jobs);
+    if (by_jobs < by_cores)
+      limit = wave_size ? printf_string("the workload's %lld jobs (a wave holds at most all of them)", static_cast<long long>(jobs))
+                        : printf_string("the workload's %lld jobs (at about %.3g jobs running per unit, %s would keep "
+                                        "all of them running)",
+                                        static_cast<long long>(jobs), jobs_per_unit, axis.describe(max_value).c_str());
+    else
+      limit = printf_string("the %d worker cores (at about %.3g jobs running per unit, %s would keep every core busy)",
+                            cores, jobs_per_unit, axis.describe(max_value).c_str());
+  }
   const AnalyticModel closed = analytic_model(scenario);
   const int knee_jobs = closed_form_knee(closed, plan.tolerance, static_cast<int>(std::min<double>(cores, max_value * jobs_per_unit)));
   const int start = std::clamp(static_cast<int>(std::floor(knee_jobs / jobs_per_unit)), 1, max_value);
@@ -95,10 +102,10 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
 
   std::cout << '\n';
   if (hi == 0) {
-    std::cout << (static_jobs ? printf_string("no knee up to %d jobs (%s): the per-event time stays within %g%% of one job alone\n",
-                                              max_value, max_value == cores ? "every worker core" : "--max-jobs", 100 * plan.tolerance)
-                              : printf_string("no knee up to %s: the per-event time stays within %g%% of one job alone\n",
-                                              axis.describe(max_value).c_str(), 100 * plan.tolerance));
+    std::cout << printf_string("no knee up to %s, where %s stops the search: the per-event time stays within %g%% of "
+                               "one job alone\n",
+                               static_jobs ? printf_string("%d jobs", max_value).c_str() : axis.describe(max_value).c_str(),
+                               limit.c_str(), 100 * plan.tolerance);
   } else {
     const std::string resource = saturated_resource(knee.at_hi, alone, criteria);
     std::cout << (static_jobs ? printf_string("largest job count within tolerance: %d (%.3f s per event)\n", lo,
@@ -107,12 +114,16 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
                                               axis.describe(lo).c_str(), plan_event_time(knee.at_lo), lo_jobs))
               << "saturates first at " << (static_jobs ? std::to_string(hi) + " jobs" : axis.describe(hi)) << ": "
               << resource << '\n';
-    if (resource.rfind(words.label, 0) == 0 && plan.devices > 0)
-      std::cout << printf_string("optimal CPU:%s ratio: %.1f jobs per %s (%.0f jobs on %d %ss)\n", words.label,
-                                 lo_jobs / plan.devices, words.label, lo_jobs, plan.devices, words.label);
+    if (resource.rfind("no sound run", 0) == 0)
+      std::cout << printf_string("concurrent-job cap: %.0f jobs: past it no run is sound (see above)\n", lo_jobs);
+    else if (resource.rfind(words.label, 0) == 0 && plan.devices > 0)
+      std::cout << printf_string("optimal CPU:%s ratio: %.1f jobs per %s (%.0f jobs on %d %s%s)\n", words.label,
+                                 lo_jobs / plan.devices, words.label, lo_jobs, plan.devices, words.label,
+                                 plan.devices == 1 ? "" : "s");
     else
       std::cout << printf_string("concurrent-job cap: %.0f jobs, set by the ", lo_jobs) << resource << '\n';
-    print_knee_range(knee, criteria, axis, static_jobs);
+    print_knee_interval(plan, knee, criteria, [&](int x) { return Overrides{{axis.pointer, axis.value_text(x)}}; },
+                        [&](int x) { return static_jobs ? printf_string("%d jobs", x) : axis.describe(x); });
   }
   std::cout << "closed form (t_SONIC): " << describe_saturation(closed) << '\n';
   const double cpu_s = cpu_only_event_s(plan, criteria.baseline_s);

@@ -5,9 +5,9 @@
 #include <limits>
 #include <optional>
 
-#include "cli/processes/simulated_summary.hpp"
+#include "analysis/knee_search.hpp"
+#include "analysis/run_soundness.hpp"
 #include "models/io/text_format.hpp"
-#include "models/scenario/reader/scenario_reader.hpp"
 
 namespace sonicsim::cli {
 
@@ -18,7 +18,8 @@ struct Point {
   int max_replicas = 0;
   double event_s = 0, gpu_hours = 0, gpu_hours_per_1000 = 0, mean_ready = 0;
   std::optional<double> cost_per_event;
-  std::int64_t gated = 0, jobs_failed = 0;
+  std::int64_t gated = 0;
+  std::vector<std::string> unsound;  // why the run is no answer (run_soundness.hpp)
 };
 
 // The figure of merit: cost per event with prices, else device-hours per event.
@@ -26,9 +27,8 @@ double price(const Point& p) { return p.cost_per_event ? *p.cost_per_event : p.g
 
 }  // namespace
 
-int plan_autoscaling(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides,
-                     const AutoscalingGrid& grid) {
-  const Scenario scenario = load_scenario(path, overrides);
+int plan_autoscaling(const PlanContext& plan, const AutoscalingGrid& grid) {
+  const Scenario& scenario = plan.scenario;
   std::size_t group = 0;
   while (!scenario.platform.servers[group].autoscaling) ++group;
   const std::string base = "/platform/servers/" + std::to_string(group) + "/autoscaling/";
@@ -44,28 +44,28 @@ int plan_autoscaling(const std::string& path, const std::vector<std::pair<std::s
   std::optional<Point> best;
   for (double threshold : grid.thresholds) {
     for (int max_replicas : grid.max_replicas) {
-      auto o = overrides;
-      o.emplace_back(base + "threshold", printf_string("%.17g", threshold));
-      o.emplace_back(base + "max_replicas", std::to_string(max_replicas));
+      Overrides o{{base + "threshold", printf_string("%.17g", threshold)},
+                  {base + "max_replicas", std::to_string(max_replicas)}};
       if (gated) o.emplace_back("/platform/proxy/saturation_gate/threshold", printf_string("%.17g", threshold));
-      const Summary s = simulated_summary(path, o);
+      const Summary s = plan.probes.run(o, printf_string("threshold %g, max_replicas %d", threshold, max_replicas));
       const UsageSummary& usage = s.usage.value();  // an autoscaler is scraped
       Point p;
       p.threshold = threshold;
       p.max_replicas = max_replicas;
-      p.event_s = s.event_time.mean;
+      p.event_s = plan_event_time(s);
       p.gpu_hours = usage.gpu_hours;
       p.gpu_hours_per_1000 = usage.gpu_hours_per_1000_events.value_or(std::numeric_limits<double>::infinity());
       p.cost_per_event = usage.cost_per_event;
       p.mean_ready = s.autoscaling.value().mean_ready_replicas;
       if (s.gate) p.gated = s.gate->refused;
-      if (s.failures) p.jobs_failed = s.failures->jobs_failed;
-      const bool meets = p.event_s <= grid.target_event_s && p.jobs_failed == 0;
+      p.unsound = unsound_reasons(s);
+      const bool meets = p.event_s <= grid.target_event_s && p.unsound.empty();
       std::cout << printf_string("  %10g %8d %12.4f %10.3f %12.5f %12s %10.2f %8lld%s\n", threshold, max_replicas,
                                  p.event_s, p.gpu_hours, p.gpu_hours_per_1000,
                                  p.cost_per_event ? printf_string("%.4g", *p.cost_per_event).c_str() : "-", p.mean_ready,
                                  static_cast<long long>(p.gated),
-                                 meets ? "" : p.jobs_failed ? "  <- jobs failed" : "  <- too slow");
+                                 meets ? "" : !p.unsound.empty() ? ("  <- unsound: " + joined_reasons(p.unsound)).c_str()
+                                                                 : "  <- too slow");
       if (meets && (!best || price(p) < price(*best))) best = p;
     }
   }

@@ -78,11 +78,14 @@ int plan_command(const std::vector<std::string>& args) {
       ("vary", po::value(&vary), "search the load this JSON pointer sets instead of the jobs: a count "
                                  "(/workload/submit/jobs_per_wave) or a duration between submissions, searched per hour "
                                  "(/workload/submit/mean_interval)")
-      ("max", po::value<int>(), "--vary: search up to this value (per hour for a duration; default: as far as the worker cores go)")
-      ("devices", "the fewest servers (or replicas) that keep the workload as given within the tolerance")
+      ("max", po::value<int>(), "--vary: search up to this value (per hour for a duration; default: as far as the worker cores and the "
+                            "workload's jobs go)")
+      ("devices", "the fewest servers that keep the workload as given within the tolerance; on an autoscaled group, "
+                  "the fewest max_replicas (its pool grows to match)")
       ("group", po::value(&group), "--devices: the server group to size (default: the only one)")
       ("max-servers", po::value<int>(), "--devices: try at most this many servers (default: twice the closed form's)")
       ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
+      ("seed", po::value<std::string>(), "random seed of every run (overrides /simulation/seed)")
       ("target-event-time", po::value(&target_text), "autoscaled scenario: the mean per-event time to meet, e.g. 0.6s")
       ("thresholds", po::value(&thresholds_text), "autoscaled scenario: autoscaler thresholds to try, e.g. 10,20,50 (default: the scenario's)")
       ("max-replicas", po::value(&max_replicas_text), "autoscaled scenario: max_replicas to try, e.g. 2,4,8 (default: the scenario's)");
@@ -103,7 +106,9 @@ int plan_command(const std::vector<std::string>& args) {
   if (devices && (!vary.empty() || max_jobs)) throw po::error("--devices sizes the farm for the workload as given: not with --vary or --max-jobs");
   if (!devices && (!group.empty() || max_servers)) throw po::error("--group and --max-servers go with --devices");
 
-  const Overrides overrides = parse_overrides(sets);
+  Overrides overrides = parse_overrides(sets);
+  if (vm.count("seed"))
+    overrides.emplace_back("/simulation/seed", std::to_string(seed_option(vm["seed"].as<std::string>(), "--seed")));
   const Scenario scenario = load_scenario(path, overrides);
   if (scenario.perf_analyzer) throw po::error("plan needs a grid-job workload, not a perf_analyzer load");
   const bool autoscaling_grid = !target_text.empty() || !thresholds_text.empty() || !max_replicas_text.empty();
@@ -124,7 +129,12 @@ int plan_command(const std::vector<std::string>& args) {
       if (m != std::floor(m) || m > 10'000) throw po::error("--max-replicas expects whole numbers from 1 to 10000");
       grid.max_replicas.push_back(static_cast<int>(m));
     }
-    return plan_autoscaling(path, overrides, grid);
+    PlanProbes probes(path, overrides, tolerance);
+    const int code = plan_autoscaling(PlanContext{scenario, probes, tolerance, link_threshold,
+                                                  device_words(scenario.device_naming), 0},
+                                      grid);
+    std::cout << printf_string("search: %d runs, %.0f s simulated\n", probes.runs(), probes.simulated_s());
+    return code;
   }
   if (autoscaling_grid)
     throw po::error("--target-event-time, --thresholds and --max-replicas plan an autoscaled scenario (a server group with \"autoscaling\")");

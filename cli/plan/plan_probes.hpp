@@ -5,8 +5,10 @@
 // The simulations a plan runs: each a variant of the scenario (overrides on top of the user's), in a
 // child process, with the stopping rule at a quarter of the tolerance so that its mean per-event
 // time is known well enough to judge against the tolerance, or to its workload's end. It counts the
-// runs and the simulated time, and shows on a terminal which run is under way.
+// runs and the simulated time, shows on a terminal which run is under way, and prints each distinct
+// note and warning of the runs' scenarios once (as `run` prints them).
 #include <chrono>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +28,8 @@ class PlanProbes {
 
   // The scenario with `extra` set on top of the user's overrides; `what` names the run ("400 jobs").
   Summary run(const Overrides& extra, const std::string& what);
+  // Several at once, one process per core, in order.
+  std::vector<Summary> run_all(const std::vector<Overrides>& extras, const std::string& what);
 
   const std::string& scenario_path() const { return path_; }
   const Overrides& overrides() const { return overrides_; }
@@ -39,6 +43,7 @@ class PlanProbes {
   int runs_ = 0;
   double simulated_s_ = 0;
   StatusLine status_;
+  std::set<std::string> said_;  // the notes and warnings printed so far
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 

@@ -1,12 +1,21 @@
 #pragma once
 // What the plans print about their runs: a probe's line, what saturated first, the speed-up against
 // CPU only, and the cost per event at the prices of the scenario.
+#include <optional>
 #include <string>
 
 #include "analysis/knee_search.hpp"
 #include "cli/plan/plan_probes.hpp"
 
 namespace sonicsim::cli {
+
+// One job alone, the baseline every probe is judged against, with its line printed; unset, with the
+// reason printed, where it gives no sound run (run_soundness.hpp): then nothing can be planned.
+std::optional<Summary> one_job_alone(const PlanContext& plan);
+
+// What a probe's per-event time measures: the workload at its full load from its last submission,
+// whole load cycles of a dynamic farm, or all of its events where it drained first.
+std::string describe_measurement(const Summary& s);
 
 // "  400 jobs: 180.074 s per event ± 0.312 (+47.5%), GPU 0.94, busiest link 0.09 <- past the knee"
 std::string probe_line(const std::string& what, const Summary& s, const KneeCriteria& criteria, const DeviceWords& words);

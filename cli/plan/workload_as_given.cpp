@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "analysis/run_soundness.hpp"
 #include "cli/plan/job_cap.hpp"
 #include "cli/plan/plan_report.hpp"
 #include "models/io/text_format.hpp"
@@ -10,30 +11,25 @@ namespace sonicsim::cli {
 
 int plan_workload_as_given(const PlanContext& plan) {
   const Scenario& scenario = plan.scenario;
-  const Summary alone = plan.probes.run({{"/workload/jobs", "1"}}, "1 job");
+  const std::optional<Summary> one_job = one_job_alone(plan);
+  if (!one_job) return 1;
+  const Summary& alone = *one_job;
   const KneeCriteria criteria = plan.criteria(alone);
-  std::cout << printf_string("  1 job alone: %.3f s per event\n", criteria.baseline_s);
   const Summary given = plan.probes.run({}, "the workload as given");
   std::cout << probe_line(printf_string("%d jobs as given", scenario.workload.jobs), given, criteria, plan.words) << '\n';
 
   const double event_s = plan_event_time(given);
   const auto half_width = plan_event_time_half_width(given);
+  if (const auto unsound = unsound_reasons(given); !unsound.empty()) {
+    std::cout << "the workload as given gives no sound run (" << joined_reasons(unsound)
+              << "): its per-event time is no answer; see the notes above and the run's own summary (sonicsim run)\n";
+    return 1;
+  }
   std::cout << printf_string("the workload as given: %.3f s per event%s, %+.1f%% against one job alone: %s the %g%% tolerance\n",
                              event_s, half_width ? printf_string(" ± %.3f (95%%)", *half_width).c_str() : "",
                              100 * (event_s / criteria.baseline_s - 1), criteria.within(given) ? "within" : "past",
                              100 * plan.tolerance);
-  if (const auto& stop = given.precision_stop) {
-    if (stop->reached)
-      std::cout << printf_string("  estimated at its full load: from t = %.0f s, when every job had been submitted, to "
-                                 "t = %.0f s\n", stop->load_from_s, given.simulated_s);
-    else if (stop->drained)
-      std::cout << printf_string("  the workload never levels: its running jobs fall after its last submission (t = "
-                                 "%.0f s), so the run went to its end (t = %.0f s) and the estimate covers its drain\n",
-                                 stop->load_from_s, given.simulated_s);
-    else
-      std::cout << printf_string("  not precise to ±%g%% by the run's end (t = %.0f s)\n", 100 * stop->relative_half_width,
-                                 given.simulated_s);
-  }
+  std::cout << "  " << describe_measurement(given) << '\n';
   if (given.jobs) {
     const JobsSummary& j = *given.jobs;
     std::cout << printf_string("  queue wait: mean %.1f s, p90 %.1f s, max %.1f s\n", j.queue_wait_s.mean,
@@ -42,8 +38,12 @@ int plan_workload_as_given(const PlanContext& plan) {
                                mean_running_jobs(given, scenario, 0), static_cast<long long>(j.peak_running),
                                static_cast<long long>(scenario.total_worker_cores()));
   }
-  std::cout << printf_string("  %s utilisation %.2f%s\n", plan.words.label, given.gpu_utilization,
-                             given.steady.device_utilization
+  std::cout << printf_string("  %s utilisation %.2f%s%s\n", plan.words.label, device_utilization(given),
+                             given.autoscaling ? printf_string(" of the %s-seconds in service (the pool's mean: %.2f)",
+                                                               plan.words.label, given.gpu_utilization)
+                                                     .c_str()
+                                               : "",
+                             given.steady.device_utilization && !given.autoscaling
                                  ? printf_string(" (%.2f ± %.2f at load)", given.steady.device_utilization->mean,
                                                  given.steady.device_utilization->half_width)
                                        .c_str()

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -81,6 +82,24 @@ std::string child_result(const std::string& sent, int wait_status) {
   if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0 || sent.empty())
     throw std::runtime_error("the simulation process failed (exit code " + std::to_string(WEXITSTATUS(wait_status)) + ")");
   return sent.substr(1);
+}
+
+std::vector<std::string> run_isolated_all(const std::vector<std::function<std::string()>>& bodies, int parallel) {
+  std::vector<std::string> texts(bodies.size());
+  std::vector<std::string> sent(bodies.size());
+  std::vector<int> statuses(bodies.size(), 0);
+  std::vector<ChildProcess> children;
+  std::size_t started = 0;
+  // Children are read in the order they started: a child whose text does not fit its pipe waits
+  // for its turn, and the next ones run meanwhile.
+  for (std::size_t done = 0; done < bodies.size(); ++done) {
+    while (started < bodies.size() && started < done + static_cast<std::size_t>(std::max(1, parallel)))
+      children.push_back(start_child(bodies[started++]));
+    sent[done] = read_child_output(children[done].output_fd);
+    waitpid(children[done].pid, &statuses[done], 0);
+  }
+  for (std::size_t i = 0; i < bodies.size(); ++i) texts[i] = child_result(sent[i], statuses[i]);
+  return texts;
 }
 
 std::string run_isolated(const std::function<std::string()>& body) {

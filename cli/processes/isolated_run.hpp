@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace sonicsim {
 
@@ -25,5 +26,9 @@ std::string child_result(const std::string& sent, int wait_status);
 
 // Runs `body` in a forked child and returns the text it produced.
 std::string run_isolated(const std::function<std::string()>& body);
+
+// Runs each body in a forked child, at most `parallel` at once, and returns their texts in order; the
+// first failure (in order) is rethrown as run_isolated would, once every child has ended.
+std::vector<std::string> run_isolated_all(const std::vector<std::function<std::string()>>& bodies, int parallel);
 
 }  // namespace sonicsim

@@ -11,10 +11,12 @@
 #include "cli/command_line.hpp"
 #include "cli/processes/process_pool.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/sweep/refused_points.hpp"
 #include "cli/sweep/slurm_array.hpp"
 #include "cli/sweep/slurm_sweep.hpp"
 #include "cli/sweep/sweep_directory.hpp"
 #include "cli/sweep/sweep_grid.hpp"
+#include "models/io/message_text.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 
 namespace sonicsim::cli {
@@ -43,13 +45,37 @@ void run_locally(const SweepDirectory& sweep, const std::vector<int>& pending, i
 }
 
 // sweep.csv from the points there are; exit code 1 if any is not ok.
-int write_table(const SweepDirectory& sweep, bool quiet) {
+int write_table(const SweepDirectory& sweep, bool quiet, std::size_t refused = 0) {
   const auto counts = sweep.write_table([&](int point) { return slurm_missing_reason(sweep.path(), point); });
   if (!quiet)
     std::cout << "sweep: " << counts.ok << " points ok, " << counts.failed << " failed"
+              << (refused ? " (" + std::to_string(refused) + " of them refused by the scenario's checks)" : std::string())
               << (counts.not_run ? ", " + std::to_string(counts.not_run) + " not run" : std::string())
               << "; table in " << (sweep.path() / "sweep.csv").string() << '\n';
   return counts.failed + counts.not_run > 0 ? 1 : 0;
+}
+
+// Reasons named one by one; a grid refused for as many reasons as points (a value in each) would
+// otherwise print one line per point.
+constexpr std::size_t kReasonsListed = 10;
+
+std::size_t points_in(const std::vector<RefusedGroup>& groups) {
+  std::size_t n = 0;
+  for (const auto& g : groups) n += g.points.size();
+  return n;
+}
+
+// One line per reason: "N points (WHICH): REASON", each after `prefix`.
+void print_refusals(const std::vector<RefusedGroup>& groups, const std::vector<SweepAxis>& axes,
+                    const std::vector<std::vector<std::string>>& grid, const std::string& prefix,
+                    const std::string& first_line_start) {
+  for (std::size_t i = 0; i < groups.size() && i < kReasonsListed; ++i) {
+    const auto& g = groups[i];
+    std::cerr << (i == 0 ? first_line_start : prefix) << g.points.size() << (g.points.size() == 1 ? " point (" : " points (")
+              << describe_points(axes, grid, g.points) << "): " << one_line(g.reason) << '\n';
+  }
+  if (groups.size() > kReasonsListed)
+    std::cerr << prefix << "and " << groups.size() - kReasonsListed << " more reasons; sweep.csv has each point's\n";
 }
 
 // Two executors on one directory would run points twice.
@@ -141,6 +167,27 @@ int sweep_command(const std::vector<std::string>& args) {
   std::vector<SweepAxis> axes;
   for (const std::string& s : sets) axes.push_back(parse_sweep_axis(s));
   load_scenario(scenario_path);  // a broken scenario is one error now, not one per point
+  // Every point's scenario is checked before any runs: a refusal is said once, up front.
+  const auto grid = sweep_points(axes);
+  StatusLine checking(!quiet && isatty(STDERR_FILENO));  // some 0.2 ms a point: 20 s for the largest grids
+  const auto refused = refused_points(static_cast<int>(grid.size()), [&](int point) {
+    if (point % 1000 == 999)
+      checking.show("checking the points' scenarios: " + std::to_string(point + 1) + "/" + std::to_string(grid.size()));
+    load_point_scenario(scenario_path, axes, grid[static_cast<std::size_t>(point)]);
+  });
+  checking.clear();
+  const std::size_t refused_count = points_in(refused);
+  if (refused_count == grid.size()) {  // nothing to run: bad input, and no directory for it
+    print_refusals(refused, axes, grid, "sonicsim: error: ",
+                   "sonicsim: error: all " + std::to_string(grid.size()) + " points refused by the scenario's checks, "
+                   "none run: ");
+    return 2;
+  }
+  if (refused_count > 0) {
+    std::cerr << "sonicsim: " << refused_count << " of " << grid.size() << " points refused by the scenario's checks; "
+              << "the " << grid.size() - refused_count << " others run, and the sweep ends with exit code 1:\n";
+    print_refusals(refused, axes, grid, "sonicsim:   ", "sonicsim:   ");
+  }
   SweepDirectory sweep(output, scenario_path, axes);
   if (!on_slurm) {
     refuse_while_slurm_runs(sweep.path());
@@ -153,10 +200,19 @@ int sweep_command(const std::vector<std::string>& args) {
     if (!quiet) std::cout << "sweep: Slurm job " << *job << " is still running this sweep; waiting for it" << std::endl;
     wait_for_slurm_job(sweep, *job, !quiet && isatty(STDERR_FILENO));
   }
-  const std::vector<int> pending = sweep.prepare_pending();
+  std::vector<int> pending = sweep.prepare_pending();
   const std::size_t total = sweep.points().size();
+  const std::size_t done_before = total - pending.size();
+  std::vector<bool> is_refused(total, false);
+  for (const auto& g : refused)
+    for (int point : g.points) {
+      is_refused[static_cast<std::size_t>(point)] = true;
+      if (!sweep.finished_point(point)) sweep.record_failure(point, one_line(g.reason));
+    }
+  std::erase_if(pending, [&](int point) { return is_refused[static_cast<std::size_t>(point)]; });
   if (!quiet)
-    std::cout << "sweep: " << total << " points, " << total - pending.size() << " already done, running "
+    std::cout << "sweep: " << total << " points, " << done_before << " already done, "
+              << (refused_count ? std::to_string(refused_count) + " refused, " : std::string()) << "running "
               << pending.size()
               << (on_slurm ? std::string(" as a Slurm job array")
                            : " with " + std::to_string(parallel) + (parallel == 1 ? " process" : " processes"))
@@ -175,7 +231,7 @@ int sweep_command(const std::vector<std::string>& args) {
     }
     if (!quiet) std::cout << "sweep: Slurm job " << job << " ended" << std::endl;
   }
-  return write_table(sweep, quiet);
+  return write_table(sweep, quiet, refused_count);
 }
 
 }  // namespace sonicsim::cli

@@ -115,16 +115,20 @@ std::vector<int> SweepDirectory::prepare_pending() {
   return pending;
 }
 
-void SweepDirectory::run_point(int point) const {
+Scenario load_point_scenario(const std::string& scenario_path, const std::vector<SweepAxis>& axes,
+                             const std::vector<std::string>& values) {
   std::vector<std::pair<std::string, std::string>> overrides;
+  for (std::size_t a = 0; a < axes.size(); ++a) overrides.emplace_back(axes[a].pointer, values.at(a));
+  Scenario scenario = load_scenario(scenario_path, overrides);
+  if (scenario.perf_analyzer) throw std::invalid_argument("sweep runs grid-job workloads; this scenario is a perf_analyzer load");
+  return scenario;
+}
+
+void SweepDirectory::run_point(int point) const {
   json parameters = json::object();
   const auto& values = points_.at(static_cast<std::size_t>(point));
-  for (std::size_t a = 0; a < axes_.size(); ++a) {
-    overrides.emplace_back(axes_[a].pointer, values[a]);
-    parameters[axes_[a].pointer] = values[a];
-  }
-  const Scenario scenario = load_scenario(scenario_path_, overrides);
-  if (scenario.perf_analyzer) throw std::invalid_argument("sweep runs grid-job workloads; this scenario is a perf_analyzer load");
+  for (std::size_t a = 0; a < axes_.size(); ++a) parameters[axes_[a].pointer] = values[a];
+  const Scenario scenario = load_point_scenario(scenario_path_, axes_, values);
   const Summary summary = summarize(simulate(scenario));
   write_atomically(point_file(point, "json"),
                    json{{"point", point}, {"parameters", parameters}, {"summary", summary_to_json(summary)}}.dump() + "\n");

@@ -13,8 +13,14 @@
 
 #include "analysis/summary/summary.hpp"
 #include "cli/sweep/sweep_grid.hpp"
+#include "models/scenario/scenario.hpp"
 
 namespace sonicsim::cli {
+
+// The scenario of one point of a sweep: the file with the point's values set, as run_point simulates
+// it. Throws what the reader throws, and std::invalid_argument for a load that is no grid-job workload.
+Scenario load_point_scenario(const std::string& scenario_path, const std::vector<SweepAxis>& axes,
+                             const std::vector<std::string>& values);
 
 // Written to a temporary name and renamed, so an interrupted sweep never leaves half a file.
 void write_atomically(const std::filesystem::path& path, const std::string& text);

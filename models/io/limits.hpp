@@ -17,21 +17,33 @@ inline constexpr double kMaxCpuSpeed = 1e6;
 inline constexpr double kMinFactor = 1e-6;           // SimGrid's latency and bandwidth factors
 inline constexpr double kMaxFactor = 1e6;
 inline constexpr double kMaxStackBytes = 64.0 * 1024 * 1024;  // per simulated actor
+// A time a log or a Prometheus export writes: Unix seconds up to the year 5138 (or seconds from
+// the log's own start, within the same bound either side of 0), so that differences stay exact to
+// the microsecond.
+inline constexpr double kMaxLogTimeS = 1e11;
 
 // Sizes of the simulated system. SimGrid gives every job, instance, frontend thread and client an
 // actor with a stack of its own, and every node and GPU a host.
 inline constexpr std::int64_t kMaxActors = 300'000;
 inline constexpr std::int64_t kMaxHosts = 200'000;
 inline constexpr int kMaxNodesPerPool = 100'000;
-inline constexpr int kMaxCoresPerNode = 10'000;
-inline constexpr int kMaxStreamsPerJob = 10'000;     // events a job has in flight at once
+// Cores of a node, and so a job's threads; a job's streams (events it has in flight at once). What
+// runs at once on one node is what costs: SimGrid's max-min solver re-solves every execution of a
+// host and every transfer of a link when one of them starts or ends. A node of 5,000 busy cores
+// (5,000 one-thread jobs or one job of 5,000 streams, one event each) takes 30 to 45 s of CPU time;
+// one job of 10,000 streams had not finished after 180 s (docs/benchmark.md, "Limits that run").
+inline constexpr int kMaxCoresPerNode = 5'000;
+inline constexpr int kMaxStreamsPerJob = 5'000;
 inline constexpr int kMaxServersPerGroup = 10'000;
 inline constexpr int kMaxGpusPerServer = 1'024;
 inline constexpr int kMaxInstancesPerGroup = 1'024;  // instance_group.count, instances_per_gpu
 inline constexpr int kMaxFrontendThreads = 1'024;
 inline constexpr int kMaxBatchSize = 1 << 24;        // max_batch_size: units of two batches still fit an int
 inline constexpr int kMaxPriorityLevels = 1'000;     // the scheduler keeps a queue per level
-inline constexpr int kMaxInFlight = 1'000'000;       // requests outstanding per job
+// Requests outstanding per job (per stream): the stream waits for any of them with SimGrid 3.32's
+// wait_any, whose cost is linear in the activities waited for, so each request costs in proportion
+// to in_flight. 10,000 requests all in flight at once take 32 s of CPU time; 20,000, 146 s.
+inline constexpr int kMaxInFlight = 10'000;
 inline constexpr int kMaxAllowedTries = 1'000;       // a client's attempts per request on one server
 inline constexpr int kMaxResubmit = 1'000;           // submissions of a failed job
 inline constexpr int kMaxFailureTimes = 100'000;     // listed failure times of a server group

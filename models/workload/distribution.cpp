@@ -7,6 +7,19 @@
 #include "models/io/overloaded.hpp"
 
 namespace sonicsim {
+namespace {
+
+// sigma^2 = ln(1 + cv^2) of a lognormal of mean m and standard deviation s, cv = s / m.
+double lognormal_sigma2(double m, double s) {
+  const double cv2 = (s * s) / (m * m);
+  if (std::isnormal(m * m) && std::isnormal(s * s) && std::isfinite(cv2)) return std::log1p(cv2);
+  // A square left the double's range (a mean or stddev below ~1e-154 s, a cv above ~1e154): the
+  // same from ln cv, as 2 ln cv + ln(1 + cv^-2) where cv > 1 so that no exponential overflows.
+  const double log_cv = std::log(s) - std::log(m);
+  return log_cv > 0 ? 2 * log_cv + std::log1p(std::exp(-2 * log_cv)) : std::log1p(std::exp(2 * log_cv));
+}
+
+}  // namespace
 
 double sample(const Distribution& dist, Rng& rng) {
   return std::visit(
@@ -21,7 +34,7 @@ double sample(const Distribution& dist, Rng& rng) {
           },
           [&](const LognormalDist& d) {
             if (d.stddev == 0) return d.mean;
-            const double sigma2 = std::log1p((d.stddev * d.stddev) / (d.mean * d.mean));
+            const double sigma2 = lognormal_sigma2(d.mean, d.stddev);
             const double mu = std::log(d.mean) - sigma2 / 2;
             return std::exp(mu + std::sqrt(sigma2) * rng.standard_normal());
           },

@@ -53,6 +53,9 @@ double spread_factor(SpreadShape shape, double cv, Rng& rng) {
     return std::exp(std::sqrt(sigma2) * rng.standard_normal() - sigma2 / 2);
   }
   const double k = 1.0 / (cv * cv);
+  // Below cv ~1.3e-154 the shape overflows to infinity (and the draw to NaN). Such a factor is
+  // exactly 1 in a double: it differs from 1 by about cv, far under half an ulp of 1.
+  if (std::isinf(k)) return 1.0;
   return gamma_draw(k, rng) / k;
 }
 

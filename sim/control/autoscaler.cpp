@@ -254,6 +254,8 @@ void Autoscaler::accrue(AutoscalingTotals& totals, double seconds) const {
   const double held = count(Phase::Starting) + count(Phase::Ready) + count(Phase::Draining);
   totals.gpu_seconds += held * scenario_.autoscaled_group()->gpus_per_server * seconds;
   totals.ready_replica_seconds += count(Phase::Ready) * seconds;
+  totals.serving_gpu_seconds +=
+      (count(Phase::Ready) + count(Phase::Draining)) * scenario_.autoscaled_group()->gpus_per_server * seconds;
 }
 
 // Pods that are gone take no part in anything: drop them (keeping creation order) so that a long,

@@ -11,9 +11,10 @@ using namespace sonicsim;
 
 namespace {
 
-// A summary with a per-event time and a busiest link.
+// A sound run's summary (events completed) with a per-event time and a busiest link.
 Summary summary(double event_s, double link = 0.1) {
   Summary s;
+  s.event_time.count = 1000;
   s.event_time.mean = event_s;
   s.links = {{"uplink", 1e9, 0, link}};
   return s;
@@ -69,39 +70,42 @@ TEST_CASE("the knee search with a wrong slope, no knee, or a link over its thres
   CHECK(link.hi == 631);
 }
 
-TEST_CASE("a probe stopped by its precision rule answers with its steady-state mean and interval") {
+TEST_CASE("a probe answers with its steady-state mean and interval, unless its workload drained first") {
   Summary s = summary(120);
   CHECK_FALSE(plan_event_time_half_width(s));
   s.steady.event_time_s = stats::Interval{110.0, 2.0, 20, 5};
-  CHECK(plan_event_time(s) == 120);  // ran to its workload's end: the workload's mean
+  // The steady state, after the warm-up cut, wherever the run has one: the whole run's mean holds the
+  // warm-up.
+  CHECK(plan_event_time(s) == 110);
   CHECK(plan_event_time_half_width(s) == 2.0);
-  s.precision_stop = PrecisionStop{0.01, 3, false};
-  CHECK(plan_event_time(s) == 120);  // stopped at its maximum time: not precise enough to stand alone
+  s.precision_stop = PrecisionStop{0.01, 3, false, 0, false, std::nullopt};
+  CHECK(plan_event_time(s) == 110);  // stopped at its maximum time: the steady state, with its interval
   s.precision_stop->reached = true;
   CHECK(plan_event_time(s) == 110);
+  // A workload that drained (waves that end) is answered by all of its events, which have no
+  // batch-means interval.
+  s.precision_stop->reached = false;
+  s.precision_stop->drained = true;
+  CHECK(plan_event_time(s) == 120);
+  CHECK_FALSE(plan_event_time_half_width(s));
 }
 
-TEST_CASE("the knee's 95% range: the line through the bracket's means, shifted by their half-widths") {
-  // Threshold 105 s (5% over 100 s). Bracket 280 within at 104.0 ± 0.5 s, 290 past at 106.0 ± 0.3 s:
-  // slope 0.2 s per job; the means cross at 280 + 1.0 / 0.2 = 285; shifted up by 0.5 s the line
-  // crosses at 280 + 0.5 / 0.2 = 282.5, down by 0.5 s at 280 + 1.5 / 0.2 = 287.5: jobs 282 to 287.
+TEST_CASE("the knee search bisects past a probe that is no answer") {
+  // Within up to 400 jobs; from 401 on the runs' jobs fail (their time says nothing): the search
+  // finds 400 without walking down one job at a time.
   const KneeCriteria criteria{100, 0.05, 0.9};
-  KneeSearch k;
-  k.lo = 280, k.hi = 290;
-  k.at_lo = summary(104.0);
-  k.at_lo.steady.event_time_s = stats::Interval{104.0, 0.5, 20, 50};
-  k.at_hi = summary(106.0);
-  k.at_hi.steady.event_time_s = stats::Interval{106.0, 0.3, 20, 50};
-  const auto r = knee_range(k, criteria);
-  REQUIRE(r);
-  CHECK(r->slope_s == doctest::Approx(0.2));
-  CHECK(r->at == doctest::Approx(285));
-  CHECK(r->low == 282);
-  CHECK(r->high == 287);
-  // Without an interval at one end, or without a bracket, there is no range to give.
-  k.at_hi.steady.event_time_s.reset();
-  CHECK_FALSE(knee_range(k, criteria));
-  k.hi = 0;
-  CHECK_FALSE(knee_range(k, criteria));
+  int probes = 0;
+  const auto failing = [&](int jobs) {
+    ++probes;
+    Summary s = summary(100);
+    if (jobs > 400) {
+      s.failures = FailureSummary{};
+      s.failures->jobs_failed = 1;
+    }
+    return s;
+  };
+  const KneeSearch k = search_knee(300, 2000, criteria, summary(100), 0.1, failing);
+  CHECK(k.lo == 400);
+  CHECK(k.hi == 401);
+  CHECK(probes <= 16);
 }
-

@@ -105,6 +105,50 @@ expect_error("per-job throughput log beside a perf_analyzer CSV", ["validate", o
 expect_error("per-job throughput of a run that leaves its jobs running", ["validate", scenario(
     "endless", lambda s: (s["workload"].pop("events_per_job"), s["workload"].update(duration="1s"))),
     write("rates-ok2.txt", "4.1\n")], "no job that ended having completed its events")
+# validate --run DIR: a run's directory whose files are not what the run wrote.
+def run_dir(name, summary_edit=None, events=None, link_events=None):
+    """A copy of the logs run's directory: summary.json edited by `summary_edit` (a function of the
+    dict, or text), events.csv replaced by `events` (text or bytes) or a symbolic link."""
+    d = os.path.join(WORK, name)
+    os.makedirs(d, exist_ok=True)
+    summary = json.load(open(os.path.join(logs_dir, "summary.json")))
+    if callable(summary_edit):
+        summary_edit(summary)
+    with open(os.path.join(d, "summary.json"), "w") as f:
+        f.write(summary_edit if isinstance(summary_edit, str) else json.dumps(summary))
+    target = os.path.join(d, "events.csv")
+    if link_events:
+        os.symlink(link_events, target)
+    else:
+        with open(target, "wb" if isinstance(events, bytes) else "w") as f:
+            f.write(events if events is not None else open(events_csv).read())
+    return d
+expect_error("--run whose events.csv is /dev/zero", ["validate", own, events_csv, "--run", run_dir("run-zero", link_events="/dev/zero")],
+             "run-zero/events.csv: /: expected the file the run wrote (events.csv)")
+expect_error("--run whose events.csv is a directory", ["validate", own, events_csv, "--run", run_dir("run-dir", link_events=logs_dir)],
+             "run-dir/events.csv: /: expected the file the run wrote (events.csv)")
+expect_error("--run given a file", ["validate", own, events_csv, "--run", events_csv], "events.csv: /: not a directory")
+expect_error("--run whose events.csv has a 20 MB line", ["validate", own, events_csv, "--run", run_dir("run-long", events="job,start_s,end_s\n" + "1" * 20_000_000 + "\n")],
+             "run-long/events.csv: line 2")
+expect_error("--run whose events.csv lacks end_s", ["validate", own, events_csv, "--run", run_dir("run-cols", events="job,event,start_s\n0,0,1\n")],
+             "run-cols/events.csv: ", "end_s")
+expect_error("--run whose events.csv has a word for a time", ["validate", own, events_csv, "--run", run_dir("run-word", events="job,event,start_s,end_s\n0,0,1,soon\n")],
+             "run-word/events.csv: line 2, column \"end_s\": ")
+expect_error("--run whose events.csv has a binary tail", ["validate", own, events_csv, "--run", run_dir("run-bin", events=b"job,event,start_s,end_s\n0,0,1,2\n\x00\xff,\x01\n")],
+             "run-bin/events.csv: line 3")
+expect_error("--run whose summary.json is deeply nested", ["validate", own, events_csv, "--run", run_dir("run-deep", "[" * 100000 + "]" * 100000)],
+             "run-deep/summary.json: ", "nested more than 64 levels")
+expect_error("--run whose summary.json has no scenario", ["validate", own, events_csv, "--run", run_dir("run-noname", lambda d: d.pop("scenario"))],
+             "run-noname/summary.json: /scenario: ")
+expect_error("--run whose summary.json seed is text", ["validate", own, events_csv, "--run", run_dir("run-seed", lambda d: d.update(seed="1"))],
+             "run-seed/summary.json: /seed: ")
+expect_error("--run whose summary.json has a negative utilisation", ["validate", own, events_csv, "--run", run_dir("run-util", lambda d: d["gpu"].update(utilization=-1))],
+             "run-util/summary.json: /gpu/utilization: ")
+# More rows than a run records (20 million events): refused at the first row beyond, every row
+# before the warm-up cut so that none is held on the way.
+expect_error("--run whose events.csv has more rows than a run records", ["validate", own, events_csv, "--run", run_dir(
+    "run-many", lambda d: d.update(warmup_s=1e9), events="job,event,start_s,end_s\n" + "0,0,0,0\n" * 20_000_001)],
+    "run-many/events.csv: line 20000002: more rows than a sonicsim run records (at most 20000000 events)", timeout=120)
 prom = lambda n: "".join(f'{m}{{model="m",version="1"}} {n}\n' for m in
                          ["nv_inference_request_success", "nv_inference_count", "nv_inference_exec_count",
                           "nv_inference_queue_duration_us"])
@@ -130,6 +174,106 @@ expect_error("calibrate --seed -1", ["calibrate", write("cal.csv", cal), "--seed
 expect_error("calibrate NaN latency", ["calibrate", write("cal-nan.csv", cal.replace("0.0015,0.0015", "nan,0.0015"))],
              "cal-nan.csv: line 4, column \"mean_s\": ")
 expect_error("calibrate --bootstrap 2e9", ["calibrate", write("cal2.csv", cal), "--bootstrap", "2000000000"], "--bootstrap expects")
+
+# ---- Silent wrong results: each ended in exit 0 with an answer that was no measurement, or hung --
+perf = os.path.join(ROOT, "scenarios", "perf-analyzer-small-requests.json")
+slow_kernel = ["--set", '/models/emtrkmichelid/kernel_latency/intercept="20s"']
+# A 20 s kernel: no request comes back inside the 3 x 5 s windows (2 s to 17 s) at any level. It
+# printed 0 infer/s and 0 us at every level, exit 0; perf_analyzer itself stops at such a level.
+expect_error("a perf load whose windows see no response", ["run", perf, "--quiet"] + slow_kernel,
+             "perf-analyzer-small-requests.json: /perf_analyzer/measurement_interval: ",
+             "no request came back inside the 3 x 5 s windows at any of the 7 concurrency levels")
+# Requests at 0.05/s leave at 0 s and 20 s, neither inside the windows; 100/s measures.
+pr_csv = os.path.join(WORK, "partial-levels.csv")
+rc, out, err = run(["run", perf, "--perf-csv", pr_csv, "--set", "/perf_analyzer/concurrency=null",
+                    "--set", "/perf_analyzer/request_rate=[0.05,100]"])
+csv_levels = [r[0] for r in csv.reader(open(pr_csv))][1:] if rc == 0 else []
+table_05 = [line for line in out.splitlines() if line.startswith("0.05 ")]
+check("a perf level with no response is no row of numbers, and not in the CSV",
+      rc == 0 and csv_levels == ["100"] and len(table_05) == 1 and "no request came back inside the windows" in table_05[0]
+      and not any(c.isdigit() for c in table_05[0][5:]) and
+      "sonicsim: warning: " + perf + ": /perf_analyzer/request_rate/0: no request came back inside the 3 x 5 s windows" in err,
+      f"exit {rc}: {csv_levels} {table_05} {err[:300]!r}")
+measured_perf = write("pa-measured.csv", "Concurrency,Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,"
+                      "Server Compute Input,Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,"
+                      "p95 latency,p99 latency\n1,400,15,100,10,5,2000,5,5,2400,2500,2500,2600\n")
+expect_error("validate against a perf level that measured nothing", ["validate", perf, measured_perf] + slow_kernel +
+             ["--set", "/perf_analyzer/concurrency=[1]"], "perf-analyzer-small-requests.json: /perf_analyzer/measurement_interval: ",
+             "no request came back inside the 3 x 5 s windows at concurrency 1")
+expect_error("perf windows past the longest run", ["run", perf, "--quiet", "--set", "/perf_analyzer/windows=2000000000",
+             "--set", '/perf_analyzer/measurement_interval="1s"'], "perf-analyzer-small-requests.json: /perf_analyzer/windows: ",
+             "at most 1e+08 s")
+expect_error("validate --prometheus-start -1", ["validate", own, events_csv, "--prometheus-start", "-1"],
+             "--prometheus-start: expected a Unix time in seconds (0 to 1e11), got -1")
+# Times whose differences leave a double's range: "Wasserstein-1 1.1e+308 ... ok".
+expect_error("event times of 1.7e308 s", ["validate", own, write("huge-times.csv", "job,event,start_s,end_s\n1,0,0,1.7e308\n"
+             "2,0,0,1.7e308\n3,0,0,1\n")], "huge-times.csv: line 2, column \"end_s\": ", "expected a time of at most 1e+11 s")
+expect_error("event times of -1e308 s", ["validate", own, write("negative-times.csv", "job,event,start_s,end_s\n1,0,-1e308,1\n")],
+             "negative-times.csv: line 2, column \"start_s\": ", "expected a time of at least -1e+11 s")
+expect_error("an event of 2e8 s", ["validate", own, write("long-event.csv", "job,event,start_s,end_s\n1,0,0,2e8\n")],
+             "long-event.csv: line 2, column \"end_s\": ", "expected an event of at most 1e+08 s")
+
+
+# Prometheus range-query exports against a farm that Prometheus scrapes: a saturation gate that
+# never closes, one replica ready throughout, scrapes every 5 s from 0 to 60 s.
+def scraped_farm(s):
+    s["platform"]["load_balancing"] = "round_robin"
+    s["platform"]["proxy"] = {"nic": {"bandwidth": "10Gbps", "latency": "10us"}, "saturation_gate": {"threshold": 100}}
+    s["workload"]["modules"][1]["cpu_fallback"] = "1s"
+    s["workload"].pop("events_per_job")
+    s["workload"]["duration"] = "60s"
+scraped = scenario("scraped", scraped_farm)
+T0 = 1_700_000_000
+def range_export(name, samples, series_name="kube_deployment_status_replicas_ready"):
+    return write(name, json.dumps({"status": "success", "data": {"resultType": "matrix", "result": [
+        {"metric": {"__name__": series_name}, "values": [[T0 + t, v] for t, v in samples]}]}}))
+expect_error("a ready count of 1e308", ["validate", scraped, range_export("ready-huge.json", [(0, "1"), (5, "1e308")])],
+             "ready-huge.json: /data/result/0/values/1/1: expected a whole number of ready replicas from 0 to 10000, got 1e+308")
+expect_error("a ready count of 1.5", ["validate", scraped, range_export("ready-half.json", [(0, "1.5")])],
+             "ready-half.json: /data/result/0/values/0/1: expected a whole number of ready replicas")
+expect_error("a ready count of -1", ["validate", scraped, range_export("ready-neg.json", [(0, "-1")])],
+             "ready-neg.json: /data/result/0/values/0/1: expected a whole number of ready replicas")
+expect_error("a GPU utilisation of 150", ["validate", scraped, range_export("gpu-pct.json", [(0, "0.5"), (5, "150")], "nv_gpu_utilization")],
+             "gpu-pct.json: /data/result/0/values/1/1: expected a GPU utilisation from 0 to 1 (a fraction), got 150")
+expect_error("a queue time of -3 ms", ["validate", scraped, "queue_ms=" + range_export("queue-neg.json", [(0, "-3")], "")],
+             "queue-neg.json: /data/result/0/values/0/1: expected a queue time per request from 0 to 1e+11 ms")
+expect_error("a load metric of 1e300", ["validate", scraped, "metric=" + range_export("metric-huge.json", [(0, "1e300")], "")],
+             "metric-huge.json: /data/result/0/values/0/1: expected a load metric from 0 to 1e+12")
+expect_error("a success counter that jumps by 1e300", ["validate", scraped, range_export("rps-jump.json", [(0, "0"), (5, "1e300")],
+             "nv_inference_request_success")],
+             "rps-jump.json: /data/result/0/values/1/1: expected at most 1e+09 requests/s since the previous sample")
+expect_error("a request rate of -5/s", ["validate", scraped, "requests_per_s=" + range_export("rps-neg.json", [(0, "-5")], "")],
+             "rps-neg.json: /data/result/0/values/0/1: expected a request rate from 0 to 1e+09 requests/s")
+# 2 replicas ready for the first 60 s (the simulation has 1), 1 at 60 s, and one more sample 1e8 s
+# later. The sample at 60 s stood for the 1e8 s up to it and outweighed the 60 s of disagreement
+# ("all within tolerance"). The run's span ends one scrape interval after its last scrape (65 s):
+# the measured time-weighted mean is (2 x 60 s + 1 x 5 s) / 65 s.
+rc, out, err = run(["validate", scraped, range_export("ready-past.json", [(t, "2") for t in range(0, 60, 5)] + [(60, "1"), (60 + 1e8, "1")])])
+means = [line.split() for line in out.splitlines() if line.startswith("ready replicas, time-weighted mean")]
+measured_mean = float(means[0][4]) if len(means) == 1 else None
+check("a sample past the run weighs nothing, and a note says it was left out",
+      rc == 1 and measured_mean is not None and abs(measured_mean - (2 * 60 + 5) / 65) < 1e-5 and
+      "sonicsim: note: " + os.path.join(WORK, "ready-past.json") + ": 1 sample after the simulated run's end (65 s) left out" in err,
+      f"exit {rc}: {means} {out[-600:]!r} {err[:300]!r}")
+
+# Calibration: latencies below a nanosecond made 1/latency^2 overflow and wrote null fits, exit 0.
+cal_denormal = cal.replace("0.001,0.001,0.002,0.0001", "1e-310,1e-310,2e-310,1e-311")
+expect_error("calibrate denormal latencies", ["calibrate", write("cal-denormal.csv", cal_denormal)],
+             "cal-denormal.csv: line 3, column \"mean_s\": expected a latency from 1e-09 s to 1e+08 s, got 1e-310")
+expect_error("calibrate latencies of 1e300 s", ["calibrate", write("cal-huge.csv", cal.replace("0.0015,0.0015,0.003", "0.0015,0.0015,1e300"))],
+             "cal-huge.csv: line 4, column \"p99_s\": expected a latency from 1e-09 s to 1e+08 s")
+# Every batch size from 1 to 100,000, exactly a knee (2 ms flat to batch 64, then 48 us per item):
+# the knee search evaluated a least-squares fit over every point at 64 knees per gap, O(n^2) per
+# fit; with 20 resamples it did not finish. The fit gives the knee back.
+knee_rows = "".join(f"{b},{t!r},{t!r},{1.2 * t!r},{0.05 * t!r},10\n" for b in range(1, 100_001)
+                    for t in [2e-3 + 48e-6 * max(0, b - 64)])
+cal_model = os.path.join(WORK, "cal-100k.json")
+rc, _, err = run(["calibrate", write("cal-100k.csv", cal.split("1,0.001")[0] + knee_rows), "--bootstrap", "20", "--quiet",
+                  "--select", "knee", "--output", cal_model])
+knee = json.load(open(cal_model))["forms"]["knee"] if rc == 0 else {}
+check("calibrate 100,000 batch sizes with 20 resamples, and the knee comes back",
+      rc == 0 and abs(knee["knee_batch"] - 64) < 1e-3 and abs(knee["flat_s"] - 2e-3) < 1e-9 and abs(knee["per_item_s"] - 48e-6) < 1e-12,
+      f"exit {rc}: {knee} {err[:300]!r}")
 def model_file(edit):
     def apply(s):
         s["models"]["m"]["kernel_latency"] = {"type": "calibrated", "file": edit}
@@ -251,6 +395,16 @@ bad_values("values_syntax", GPU + "  replicas: [1, 2\n", "line 5, column 1: ", "
 bad_values("values_duplicate_key", GPU + "keda:\n  maxReplicaCount: 2\n  maxReplicaCount: 11\n", "/keda/maxReplicaCount: ",
            "duplicate key")
 bad_values("values_two_documents", GPU + "---\nkeda: {}\n", "/: ", "expected one YAML document")
+# A ',' where a document or its content should start: yaml-cpp 0.7's LoadAll returned an endless list
+# of null documents (fixed upstream in yaml-cpp PR #1319), growing without bound.
+bad_values("values_lone_comma", ",\n", "line 1, column 1: ", "invalid YAML: did not find expected node content")
+bad_values("values_comma_after_document_start", "---\n,\n", "line 2, column 1: ", "did not find expected node content")
+bad_values("values_comma_after_anchor", "&x ,\n", "line 1, column 4: ", "did not find expected node content")
+bad_values("values_comma_after_block_scalar", "|\n  --model-repository=/models\n,\n", "line 3, column 1: ",
+           "did not find expected node content")
+fuzz_timeout = os.path.join(ROOT, "tests", "data", "fuzz", "values-timeout.yaml")
+bad_scenario("values_fuzzer_timeout_input", lambda s: values_file("t", "")(s) or s["platform"]["servers"][0].update(
+    {"supersonic_values": fuzz_timeout}), "did not find expected node content", file=fuzz_timeout + ": line 23, column 1: ")
 bad_values("values_custom_tag", GPU + "keda: !vault {enabled: true}\n", "/keda: ", "unsupported YAML tag")
 bad_values("values_unknown_metric", GPU + "keda: {enabled: true}\nserverLoadMetric: avg(up)\n", "/serverLoadMetric: ",
            "a PromQL query sonicsim cannot evaluate")
@@ -264,6 +418,29 @@ rc, _, err = run(["run", scenario("values_notes", values_file("values_notes", GP
 check("each note on what a values file sets is one line naming the file",
       rc == 0 and "sonicsim: note: " + os.path.join(WORK, "values_notes.yaml") + ": ignored, not simulated: grafana\n" in err,
       f"exit {rc}: {err[:600]!r}")
+# A value that the chart's `default` (or Kubernetes) replaces, or more CPUs than the proxy's threads,
+# runs with a note saying what it became; each was replaced without a word.
+def values_notes(name, content):
+    rc, _, err = run(["run", scenario(name, values_file(name, content)), "--output", os.path.join(WORK, name)])
+    prefix = "sonicsim: note: " + os.path.join(WORK, name + ".yaml") + ": "
+    return rc, [line[len(prefix):] for line in err.splitlines() if line.startswith(prefix)], err
+KEDA_ZEROS = (GPU + "  replicas: 0\n  readinessProbe: {periodSeconds: 0}\nkeda:\n  enabled: true\n  maxReplicaCount: 0\n"
+              "  scaleUp: {periodSeconds: 0, stepsize: 0}\n  scaleDown: {periodSeconds: 0, stepsize: 0}\n"
+              "envoy: {replicas: 0, resources: {limits: {cpu: 1e9}}}\n")
+rc, notes, err = values_notes("values_zeros", KEDA_ZEROS)
+for expected in ["triton.replicas 0 renders as 1", "keda.maxReplicaCount 0 renders as 14", "keda.scaleUp.periodSeconds 0 renders as 30",
+                 "keda.scaleUp.stepsize 0 renders as 1", "keda.scaleDown.periodSeconds 0 renders as 30",
+                 "keda.scaleDown.stepsize 0 renders as 1", "triton.readinessProbe.periodSeconds 0 is 10 to Kubernetes",
+                 "envoy.replicas 0 renders as 1", "envoy.resources.limits.cpu 1000000000 is more than the 1024 threads"]:
+    check(f"a values file's {expected.split(' ')[0]} replaced, with a note", rc == 0 and any(n.startswith(expected) for n in notes),
+          f"exit {rc}: {notes!r} {err[-300:]!r}")
+# 99,990 keys no template reads (with the five values of GPU, the most a values file may hold): read
+# in linear time (a search of the list of keys made it quadratic, 18 s for 90,000), each named once,
+# in the order of the merged values (sorted, as nlohmann::json keeps a map).
+unknown = [f"k{i}" for i in range(99990)]
+rc, notes, err = values_notes("values_many_unknown", GPU + "".join(f"{k}: 1\n" for k in unknown))
+named = [n.split("): ", 1)[1].split(", ") for n in notes if n.startswith("not read by the chart's templates")]
+check("99,990 keys no template reads, each named once", rc == 0 and named == [sorted(unknown)], f"exit {rc}: {err[-300:]!r}")
 
 # ---- Flags ---------------------------------------------------------------------------------------
 expect_error("plan --max-jobs 0", ["plan", own, "--max-jobs", "0"], "--max-jobs expects a whole number of at least 1")
@@ -311,7 +488,6 @@ expect_error("sweep --slurm-task outside Slurm", ["sweep", "--slurm-task", os.pa
 expect_error("unknown command with an escape", ["\x1b[2J"], "unknown command \"\\x1B[2J\"")
 
 # ---- Output integrity ----------------------------------------------------------------------------
-perf = os.path.join(ROOT, "scenarios", "perf-analyzer-small-requests.json")
 expect_error("perf CSV on a full disk", ["run", perf, "--quiet", "--set", "/perf_analyzer/concurrency=[1]", "--perf-csv", "/dev/full"],
              "/dev/full: cannot write: No space left on device", code=1)
 full_dir = os.path.join(WORK, "full")

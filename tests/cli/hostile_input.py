@@ -46,13 +46,29 @@ expect_error("million perf_analyzer clients", ["run", os.path.join(ROOT, "scenar
 expect_error("perf_analyzer request rate beyond what can be in flight",
              ["run", os.path.join(ROOT, "scenarios", "perf-analyzer-small-requests.json"), "--set",
               '/perf_analyzer={"model": "emtrkmichelid", "request_rate": [1e9]}'], "/perf_analyzer/request_rate: ")
+# The limits on what runs at once are what runs in minutes (docs/benchmark.md, "Limits that run"): a
+# million requests in flight per job (its former limit) or 10,000 threads and streams did not finish.
 bad_scenario("a million requests in flight per job", lambda s: s["workload"]["modules"][1].update(
-    {"in_flight": 1000000, "items_per_event": 1000000, "items_per_request": 1}), "/workload/modules/1: ",
-    "4000000 requests in flight at once")
-bad_scenario("a million streams", setter("/workload/streams", 1000000), "/workload/streams: ", "from 1 to 10000")
-bad_scenario("streams multiply the requests in flight", lambda s: (s["workload"].update({"streams": 10000}), s["workload"]["modules"][1].update(
+    {"in_flight": 1000000, "items_per_event": 1000000, "items_per_request": 1}), "/workload/modules/1/in_flight: ",
+    "expected an integer from 1 to 10000, got 1000000")
+bad_scenario("one request in flight beyond the limit", lambda s: s["workload"]["modules"][1].update(
+    {"in_flight": 10001, "items_per_event": 10001, "items_per_request": 1}), "/workload/modules/1/in_flight: ",
+    "expected an integer from 1 to 10000, got 10001")
+bad_scenario("a million streams", setter("/workload/streams", 1000000), "/workload/streams: ", "from 1 to 5000")
+bad_scenario("one stream beyond the limit", setter("/workload/streams", 5001), "/workload/streams: ",
+             "expected an integer from 1 to 5000, got 5001")
+bad_scenario("one thread beyond the limit", lambda s: (s["platform"]["worker_pools"][0].update({"cores_per_node": 5000}),
+                                                      s["workload"].update({"threads": 5001})), "/workload/threads: ",
+             "expected an integer from 1 to 5000, got 5001")
+bad_scenario("one core per node beyond the limit", setter("/platform/worker_pools/0/cores_per_node", 5001),
+             "/platform/worker_pools/0/cores_per_node: ", "expected an integer from 1 to 5000, got 5001")
+bad_scenario("jobs multiply the requests in flight", lambda s: (s["workload"].update({"jobs": 1000}),
+             s["platform"]["worker_pools"][0].update({"nodes": 250}), s["workload"]["modules"][1].update(
+    {"in_flight": 10000, "items_per_event": 10000, "items_per_request": 1})), "/workload/modules/1: ",
+    "10000000 requests in flight at once (jobs running at once x in_flight)")
+bad_scenario("streams multiply the requests in flight", lambda s: (s["workload"].update({"streams": 5000}), s["workload"]["modules"][1].update(
     {"in_flight": 1000, "items_per_event": 1000, "items_per_request": 1})), "/workload/modules/1: ",
-    "40000000 requests in flight at once (jobs running at once x streams x in_flight)")
+    "20000000 requests in flight at once (jobs running at once x streams x in_flight)")
 bad_scenario("in_flight_2e9", setter("/workload/modules/1/in_flight", 2000000000), "/workload/modules/1/in_flight: ")
 bad_scenario("poisson items with an astronomical mean", setter("/workload/modules/1/items_per_event",
              {"distribution": "poisson", "mean": 1e300}), "/workload/modules/1/items_per_event/mean: ", "at most 10000")
@@ -75,6 +91,18 @@ bad_scenario("the last request of an event too small", lambda s: (s["models"]["m
 bad_scenario("an empirical item count of 2e9 in requests of one", lambda s: s["workload"]["modules"][1].update(
     {"items_per_event": {"distribution": "empirical", "samples": [1, 2000000000]}, "items_per_request": 1}),
     "/workload/modules/1: ", "requests")
+# A gamma or lognormal kernel spread of cv 1e-200 is a legitimate "no spread": 1/cv^2 overflows a
+# double (it aborted the run, "simulate up to -nan"); the run must equal the one without a spread.
+externalwork = os.path.join(ROOT, "scenarios", "cms-threaded-externalwork.json")
+def events_with_spread(name, spread):
+    out = os.path.join(WORK, name)
+    rc, _, err = run(["run", externalwork, "--quiet", "--output", out, "--set", "/models/tagger/kernel_latency/spread=" + spread])
+    return rc, err, open(os.path.join(out, "events.csv")).read() if rc == 0 else ""
+_, _, no_spread = events_with_spread("spread_none", '"none"')
+for shape in ("gamma", "lognormal"):
+    rc, err, events = events_with_spread("spread_" + shape, f'{{"distribution": "{shape}", "cv": 1e-200}}')
+    check(f"a {shape} kernel spread of cv 1e-200 runs as no spread", rc == 0 and no_spread and events == no_spread,
+          f"exit {rc}: {err[:300]!r}")
 
 # ---- Hangs and memory -----------------------------------------------------------------------------
 expect_error("scenario from /dev/zero", ["run", "/dev/zero"], "/dev/zero: ", "16 MiB")
@@ -289,6 +317,24 @@ if not os.environ.get("SONICSIM_SANITIZED"):
     rc, out, err = run(["run", scenario("scale", hundred_thousand_jobs), "--output", os.path.join(WORK, "scale")], timeout=300)
     done = json.load(open(os.path.join(WORK, "scale", "summary.json")))["events"]["count"] if rc == 0 else 0
     check("100,000 jobs run", rc == 0 and done == 100000 and "without them" in err, f"exit {rc}, {done} events: {err[:300]!r}")
+# At the limits on what runs at once: a job of 5,000 threads and streams, each stream with an event,
+# and an event of 10,000 requests all in flight (32 s of CPU time in a release build; minutes under ASan).
+def five_thousand_streams(s):
+    s["platform"]["worker_pools"][0].update({"nodes": 1, "cores_per_node": 5000})
+    s["workload"].update({"jobs": 1, "threads": 5000, "streams": 5000, "events_per_job": 5000})
+rc, _, err = run(["run", scenario("streams_at_limit", five_thousand_streams), "--quiet", "--output", os.path.join(WORK, "streams_at_limit")])
+summary = json.load(open(os.path.join(WORK, "streams_at_limit", "summary.json"))) if rc == 0 else {}
+check("a job of 5,000 threads and streams runs", rc == 0 and summary["events"]["count"] == 5000 and
+      summary["requests"]["completed"] == 10000, f"exit {rc}: {err[:300]!r}")
+if not os.environ.get("SONICSIM_SANITIZED"):
+    def ten_thousand_in_flight(s):
+        s["workload"].update({"jobs": 1, "events_per_job": 1})
+        s["workload"]["modules"][1].update({"in_flight": 10000, "items_per_event": 10000, "items_per_request": 1})
+    rc, _, err = run(["run", scenario("in_flight_at_limit", ten_thousand_in_flight), "--quiet", "--output",
+                      os.path.join(WORK, "in_flight_at_limit")], timeout=300)
+    summary = json.load(open(os.path.join(WORK, "in_flight_at_limit", "summary.json"))) if rc == 0 else {}
+    check("10,000 requests in flight at once run", rc == 0 and summary["requests"]["completed"] == 10000,
+          f"exit {rc}: {err[:300]!r}")
 bad_scenario("400,000 jobs", lambda s: (hundred_thousand_jobs(s), s["platform"]["worker_pools"][0].update({"nodes": 4000}),
                                         s["workload"].update({"jobs": 400000})), "/workload: ", "simulated actors")
 

@@ -19,7 +19,8 @@ chmod 755 "$work"  # munged wants every directory above its socket searchable by
 slurm_start "$work/cluster" || { fail "the Slurm cluster did not start"; tail -n 5 "$work"/cluster/*.log; finish; exit 1; }
 
 scenario=$repo/scenarios/protodune-2021-sonic.json
-# 4 x 5 points; "bogus" is no duration, so 4 points fail, the same way under both executors.
+# 4 x 5 points; "bogus" is no duration, so the checks refuse 4 points before any runs, the same way
+# under both executors: neither runs them, and Slurm gets the other 16.
 grid=(--set /workload/events_per_job=1:4:1 --set /platform/wan/latency=1ms,2ms,3ms,4ms,bogus
       --set '/simulation/outputs=[[]]')
 cd "$work"
@@ -31,7 +32,8 @@ out=$("$sonicsim" sweep "$scenario" "${grid[@]}" --executor slurm --points-per-t
 if [ $local_rc -eq 1 ] && [ $rc -eq 1 ] && [[ "$out" == *"16 points ok, 4 failed"* ]]; then pass
 else fail "exit codes $local_rc (local) and $rc (slurm), expected 1 (4 points fail): $out"; fi
 if cmp -s local/sweep.csv on_slurm/sweep.csv; then pass; else fail "sweep.csv differs:"; diff local/sweep.csv on_slurm/sweep.csv | head -5; fi
-if [ "$(ls on_slurm/slurm/*.out | wc -l)" -eq 10 ]; then pass; else fail "expected 10 array tasks' logs"; ls on_slurm/slurm; fi
+if [ "$(ls on_slurm/slurm/*.out | wc -l)" -eq 8 ] && [[ "$out" == *"4 of 20 points refused"*"/platform/wan/latency=bogus"* ]]
+then pass; else fail "expected 8 array tasks' logs (16 points, 2 a task) and the 4 refused said: $out"; ls on_slurm/slurm; fi
 
 # 2. Submitted without waiting, one task at a time; while it runs the local executor refuses the
 #    directory; cancelled after a few points; resumed by rerunning.
@@ -58,7 +60,7 @@ else fail "the collected table does not say which points the cancelled job left"
 stat -c '%n %y' cancelled/points/*.json | sort > before.txt
 out=$("$sonicsim" sweep "$scenario" "${grid[@]}" --executor slurm --points-per-task 4 --output cancelled 2>&1); rc=$?
 errors=$(find cancelled/points -name '*.error' | wc -l)
-if [ $rc -eq 1 ] && [[ "$out" == *"20 points, $done_before already done, running $((20 - done_before)) as a Slurm job array"* ]]; then pass
+if [ $rc -eq 1 ] && [[ "$out" == *"20 points, $done_before already done, 4 refused, running $((16 - done_before)) as a Slurm job array"* ]]; then pass
 else fail "resume: exit $rc: $out"; fi
 stat -c '%n %y' $(cut -d' ' -f1 before.txt) | sort > after.txt
 if cmp -s before.txt after.txt; then pass; else fail "a finished point was run again"; fi

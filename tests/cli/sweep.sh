@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sonicsim sweep: 100 points on 2 processes, killed halfway, resumed without rerunning finished
-# points; a failing point is reported without losing the others; results do not depend on --jobs.
+# points; a failing point is reported without losing the others; results do not depend on --jobs;
+# points the scenario's checks refuse are found, and said once per reason, before any point runs.
 set -u
 sonicsim=$1
 repo=$2
@@ -80,5 +81,44 @@ assert rows[0]["cost_per_event"] != "" and rows[0]["jobs_gated"] != "", rows
 PY
 then pass; else fail "autoscaled sweep columns"; fi
 if ! head -1 "$work/one/sweep.csv" | grep -q gpu_hours; then pass; else fail "usage columns in a sweep without Prometheus"; fi
+
+# 6. Points the scenario's checks refuse are found before any point runs. ProtoDUNE's 50 nodes of 8
+#    cores hold 400 jobs, one per core (scenarios/README.md), so 401 and 402 jobs are refused at both
+#    latencies: 4 of the 8 points, said once, grouped, before the 4 others run (their .error files
+#    are older than every result, on one process); sweep.csv has them failed with the reason; exit 1.
+refusing=(--set /workload/jobs=399:402:1 --set /platform/wan/latency=5ms,20ms --set /workload/events_per_job=1
+          --set /simulation/outputs=[[]] --jobs 1 --output "$work/refused")
+out=$("$sonicsim" sweep "$scenario" "${refusing[@]}" 2>&1); rc=$?
+reason="/workload/jobs: expected at most 400 jobs"
+grouped="4 points (/workload/jobs=401,402 at every /platform/wan/latency): $scenario: $reason"
+if [ $rc -eq 1 ] && [[ "$out" == *"4 of 8 points refused by the scenario's checks"*"$grouped"*"running 4 with 1 process"* ]] &&
+   [ "$(grep -c "$reason" <<<"$out")" -eq 1 ]
+then pass; else fail "refused points: exit $rc: $out"; fi
+newest_error=$(stat -c '%.9Y' "$work"/refused/points/*.error | sort -n | tail -1)
+oldest_result=$(stat -c '%.9Y' "$work"/refused/points/*.json | sort -n | head -1)
+if [ "$(ls "$work"/refused/points/*.error | wc -l)" -eq 4 ] && [ "$(ls "$work"/refused/points/*.json | wc -l)" -eq 4 ] &&
+   python3 -c "import sys; sys.exit(not $newest_error <= $oldest_result)"
+then pass; else fail "the refused points were not recorded before the others ran"; ls -l --time-style=full-iso "$work"/refused/points; fi
+if python3 - "$work/refused/sweep.csv" "$reason" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [(r["/workload/jobs"], r["status"]) for r in rows] == [(j, s) for j, s in
+    [("399", "ok"), ("400", "ok"), ("401", "failed"), ("402", "failed")] for _ in range(2)], rows
+assert all(sys.argv[2] in r["error"] for r in rows if r["status"] == "failed"), rows
+PY
+then pass; else fail "sweep.csv of the refused points"; fi
+# Rerun: nothing runs again, the refusal is said again, the table is the same.
+cp "$work/refused/sweep.csv" "$work/refused-before.csv"
+out=$("$sonicsim" sweep "$scenario" "${refusing[@]}" 2>&1); rc=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"$grouped"*"8 points, 4 already done, 4 refused, running 0"* ]] &&
+   cmp -s "$work/refused/sweep.csv" "$work/refused-before.csv"
+then pass; else fail "resumed sweep with refused points: exit $rc: $out"; fi
+
+# 7. Every point refused: nothing to run is bad input, one line per reason (here one), exit code 2,
+#    and no directory left behind.
+out=$("$sonicsim" sweep "$scenario" --set /workload/jobs=401:1000:1 --output "$work/all-refused" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [ ! -e "$work/all-refused" ] &&
+   [[ "$out" == "sonicsim: error: all 600 points refused by the scenario's checks, none run: 600 points (/workload/jobs=401..1000): $scenario: $reason"* ]]
+then pass; else fail "every point refused: exit $rc: $out"; fi
 
 finish

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/summary/summary.hpp"
 #include "tests/support/records_json.hpp"
 #include "tests/support/simulation_support.hpp"
 
@@ -117,6 +118,15 @@ TEST_CASE("a step in load: the HPA asks for replicas, which take traffic after s
   // GPUs held: 1 over [0, 120] s and 3 more from 15 s: 120 + 3 x 105 GPU-seconds.
   CHECK(r.autoscaling->gpu_seconds == doctest::Approx(120 + 3 * 105));
   CHECK(r.autoscaling->ready_replica_seconds == doctest::Approx(120 + 3 * 75));
+  // GPU-seconds in service (ready, none draining): the same 120 + 3 x 75. The first pod is busy all
+  // along (8 requests queue on it); each new one from its first request on (two always queue on each
+  // of four). The pool's mean counts the 4 GPUs over the whole run instead.
+  CHECK(r.autoscaling->serving_gpu_seconds == doctest::Approx(120 + 3 * 75));
+  double busy_s = 120;
+  for (int server = 1; server < 4; ++server) busy_s += 120 - first_arrival(r, server);
+  const Summary summary = summarize(r);
+  CHECK(summary.autoscaling->gpu_utilization_in_service == doctest::Approx(busy_s / (120 + 3 * 75)).epsilon(0.002));
+  CHECK(summary.gpu_utilization == doctest::Approx(busy_s / (4 * 120)).epsilon(0.002));
   check_conservation(r);
   CHECK(r.requests_failed() == 0);
 

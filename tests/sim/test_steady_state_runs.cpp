@@ -123,20 +123,37 @@ json waves_farm(int cores, int jobs, int per_wave, const std::string& period, in
 
 }  // namespace
 
-TEST_CASE("the stopping rule waits for the workload's load: never before the last wave is submitted") {
+TEST_CASE("the stopping rule measures waves over whole cycles, once the first wave's jobs can have ended") {
   // 20 waves of 10 jobs every 100 s, each job 1,000 s long on its own core: the running jobs grow by
-  // 10 a wave to 100 at the last wave (t = 1900 s), then hold until the first wave's jobs end. ±2%
-  // needs about 9,600 events: the first wave alone gives them by t = 1000 s (the rule stopped there
-  // before it waited for the load); from t = 1900 s, 100 jobs give them in about 100 s.
+  // 10 a wave until the first wave's jobs end at t = 1000 s (1,000 events at t_ideal = 1 s), then
+  // hold at 100 until the last wave's cycle ends (t = 2000 s). The cycles of 100 s that repeat the
+  // load are [1000, 2000): an interval needs ten of them (for MSER to cut a transient), and ±2% of
+  // 1 s needs about 10,000 events, which they hold, so the run stops at t = 2000 s, never inside a
+  // cycle, and its estimate is the mean of the events that completed in the cycles MSER kept. (Before load cycles, the rule stopped at 1900 x 1.25 s; before it
+  // waited for the load, at t = 1000 s.)
   const SimulationResults r = test::simulate_isolated(test::parse(waves_farm(100, 200, 10, "100s", 1000)));
   REQUIRE(r.precision_stop);
   CHECK(r.precision_stop->load_from_s == doctest::Approx(1900));
+  REQUIRE(r.precision_stop->cycles);
+  CHECK(r.precision_stop->cycles->cycle_s == 100);
+  CHECK(r.precision_stop->cycles->repeats_from_s == 1000);
+  CHECK(*r.precision_stop->cycles->repeats_until_s == 2000);
   CHECK(r.precision_stop->reached);
   CHECK_FALSE(r.precision_stop->drained);
-  CHECK(r.end_s >= 1900);
-  CHECK(r.end_s < 1900 * 1.25 * 1.25);  // within two checkpoints of the load
+  CHECK(r.end_s == doctest::Approx(2000));
   const Summary s = summarize(r);
   REQUIRE(s.steady.event_time_s);
+  REQUIRE(s.steady.cycles);
+  CHECK(s.steady.cycles->cycles == 10);
+  // MSER may cut the first of them as a transient (with iid noise it cuts some): the mean is over
+  // the whole cycles it kept, from warmup_until_s.
+  const double from = s.steady.warmup_until_s;
+  CHECK(std::fmod(from, 100) == doctest::Approx(0));
+  CHECK(s.steady.event_time_s->batches == 10 - s.steady.cycles->cut);
+  double sum = 0, n = 0;
+  for (const EventRecord& e : r.events)
+    if (e.end_s >= from && e.end_s < 2000 - 1e-6) sum += e.time_s(), n += 1;
+  CHECK(s.steady.event_time_s->mean == doctest::Approx(sum / n).epsilon(1e-9));
   CHECK(s.steady.event_time_s->mean == doctest::Approx(1).epsilon(0.05));
 }
 

@@ -57,10 +57,11 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuRecord, server, gpu, busy_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkRecord, name, bandwidth_Bps, bytes, shared)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimeseriesRow, t_s, pending, starting, ready, draining, desired, metric,
                                    requests_per_s, queue_ms, gpu_utilization, jobs_running, jobs_queued, jobs_gated)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AutoscalingTotals, gpu_seconds, ready_replica_seconds, max_ready, pods_created,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AutoscalingTotals, gpu_seconds, ready_replica_seconds, serving_gpu_seconds, max_ready, pods_created,
                                    pods_ready, pods_deleted, requests_refused_draining, requests_killed,
                                    threshold)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PrecisionStop, relative_half_width, checks, reached, load_from_s, drained)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CycleStop, cycle_s, repeats_from_s, repeats_until_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PrecisionStop, relative_half_width, checks, reached, load_from_s, drained, cycles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_quantile, device_naming, concurrent_jobs, warmup_s, end_s, server_names, model_names,
                                    module_names, events, requests, batches, gpus, busy_bin_s, busy_bins_s, links, requests_sent,
                                    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,

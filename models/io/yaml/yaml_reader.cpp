@@ -17,6 +17,7 @@
 #include "models/io/json/json_reader.hpp"
 #include "models/io/message_text.hpp"
 #include "models/io/text_format.hpp"
+#include "models/io/yaml/yaml_documents.hpp"
 
 namespace sonicsim {
 namespace {
@@ -282,9 +283,11 @@ void check_text(std::string_view text, const std::string& file) {
 
 json parse_yaml_text(const std::string& text, const std::string& file) {
   check_text(text, file);
-  std::vector<YAML::Node> documents;
+  std::size_t documents = 0;
+  YAML::Node document;
   try {
-    documents = YAML::LoadAll(text);
+    documents = count_yaml_documents(text);
+    if (documents == 1) document = YAML::Load(text);
   } catch (const YAML::DeepRecursion& e) {
     // yaml-cpp stops at 500 levels of its own recursion and calls it a "bad file".
     throw InputError(file, e.mark.is_null() ? "" : line_column(e.mark.line, e.mark.column),
@@ -292,11 +295,11 @@ json parse_yaml_text(const std::string& text, const std::string& file) {
   } catch (const YAML::Exception& e) {
     syntax_error(text, file, e.mark, e.msg.empty() ? std::string(e.what()) : e.msg);
   }
-  if (documents.empty()) return nullptr;
-  if (documents.size() > 1)
-    throw InputError(file, "", "expected one YAML document, got " + std::to_string(documents.size()) +
+  if (documents == 0) return nullptr;
+  if (documents > 1)
+    throw InputError(file, "", "expected one YAML document, got " + std::to_string(documents) +
                                    " (a values file is one map of values)");
-  return Converter(file).convert(documents.front(), "", 0);
+  return Converter(file).convert(document, "", 0);
 }
 
 json read_yaml_file(const std::string& path, std::size_t max_bytes) {

@@ -92,6 +92,19 @@ void check_perf_analyzer_model(const JsonNode& root, const Scenario& s) {
         "a stopping rule is for grid-job workloads (their per-event time), not a perf_analyzer load");
 }
 
+// "kernel_latency_by_gpu has A100, T4 and V100 only": the device types a model has latencies for.
+std::string latencies_given(const ModelSpec& model, DeviceNaming naming) {
+  std::string text = std::string("kernel_latency_by_") + device_words(naming).key;
+  if (model.kernel_latency_by_gpu.empty()) return "the model has neither kernel_latency nor " + text;
+  text += " has ";
+  std::size_t left = model.kernel_latency_by_gpu.size();
+  for (const auto& entry : model.kernel_latency_by_gpu) {
+    --left;
+    text += entry.first + (left > 1 ? ", " : left == 1 ? " and " : " only");
+  }
+  return text;
+}
+
 // Every served model exists and has a latency model for the group's GPU type.
 void check_served_models(const JsonNode& root, const Scenario& s) {
   const JsonNode servers = root.at("platform").at("servers");
@@ -104,7 +117,8 @@ void check_served_models(const JsonNode& root, const Scenario& s) {
       const ModelSpec& model = s.models[m];
       if (!model.kernel_latency && !model.kernel_latency_by_gpu.count(group.gpu_type))
         root.at("models").at(model.name).fail("no kernel latency for device type \"" + group.gpu_type +
-                                               "\" (served by server group \"" + group.name + "\")");
+                                               "\" (served by server group \"" + group.name + "\"): " +
+                                               latencies_given(model, s.device_naming));
     }
   }
 }
@@ -157,13 +171,15 @@ void check_jobs_fit(const JsonNode& root, const Scenario& s) {
   if (s.workload.jobs <= s.job_slots()) return;
   if (threads == 1)
     root.at("workload").at("jobs").fail("expected at most " + std::to_string(s.total_worker_cores()) +
-                                        " jobs (the worker pools have that many cores; one job per core)");
+                                        " jobs (the worker pools have that many cores; one job per core): more jobs need "
+                                        "more nodes, or cores_per_node, under /platform/worker_pools");
   if (s.job_slots() == 0)
     threads_node(root).fail("expected at most " + std::to_string(largest_node(s)) +
                              " threads (a job's threads are cores of one node; no node has more)");
   root.at("workload").at("jobs").fail("expected at most " + std::to_string(s.job_slots()) +
                                       " jobs (the worker nodes have room for that many jobs of " +
-                                      std::to_string(threads) + " threads, each on as many cores of one node)");
+                                      std::to_string(threads) + " threads, each on as many cores of one node): more "
+                                      "jobs need more nodes under /platform/worker_pools");
 }
 
 }  // namespace

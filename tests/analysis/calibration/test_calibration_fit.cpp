@@ -2,11 +2,13 @@
 // at the measured points; the bootstrap band covers the truth and shrinks with the noise.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 
 #include "analysis/calibration/calibration.hpp"
+#include "analysis/calibration/knee_grid.hpp"
 #include "models/workload/rng.hpp"
 
 using namespace sonicsim;
@@ -144,4 +146,80 @@ TEST_CASE("calibrate merges inputs by batch size and refuses a batch measured tw
                        doctest::Contains("batch size 8 is measured twice (in b.csv and c.csv)"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(calibrate({b}, LatencyStatistic::Mean, LatencyForm::Affine, none),
                        doctest::Contains("cannot select the affine form"), std::invalid_argument);
+}
+
+TEST_CASE("a fit that leaves a double's range is an error naming the inputs, never a null in the model") {
+  // Latencies of 1e-310 s (the CSV reader refuses them; calibrate() is the last guard): the
+  // relative fits weigh each point by 1/latency^2, which overflows, and the affine fit is NaN.
+  CalibrationInput denormal{"d.csv", "k", {}, {{1, 1e-310, 0, "d.csv", {}}, {2, 1.5e-310, 0, "d.csv", {}}, {4, 2.5e-310, 0, "d.csv", {}}}};
+  BootstrapSettings none;
+  none.resamples = 0;
+  CHECK_THROWS_WITH_AS(calibrate({denormal}, LatencyStatistic::Mean, LatencyForm::Table, none),
+                       doctest::Contains("d.csv: the affine fit is not a finite number"), std::invalid_argument);
+  // The same shape a million million times slower fits.
+  for (auto& p : denormal.points) p.latency_s *= 1e303;
+  const Calibration c = calibrate({denormal}, LatencyStatistic::Mean, LatencyForm::Table, none);
+  CHECK(std::get<AffineLatency>(c.forms[1].curve).per_item_s == doctest::Approx(0.5e-7));
+}
+
+namespace {
+
+// Data sets of every shape the knee search meets: noisy knees and lines, bootstrap-like resamples
+// with repeated batch sizes, a constant, and dense batch sizes.
+std::vector<std::vector<LatencyPoint>> knee_search_cases() {
+  std::vector<std::vector<LatencyPoint>> cases;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    cases.push_back(synthetic(knee_truth, 0.02, seed));
+    cases.push_back(synthetic(affine_truth, 0.05, seed));
+    Rng rng(seed);
+    const auto knee = synthetic(knee_truth, 0.01, seed + 100);
+    std::vector<LatencyPoint> resample;
+    for (std::size_t i = 0; i < knee.size(); ++i) resample.push_back(knee[rng.below(knee.size())]);
+    std::sort(resample.begin(), resample.end(), [](const auto& a, const auto& b) { return a.batch < b.batch; });
+    cases.push_back(resample);
+  }
+  cases.push_back(synthetic(knee_truth, 0, 1));
+  cases.push_back(synthetic([](double) { return 2e-3; }, 0, 1));
+  std::vector<LatencyPoint> dense;
+  Rng rng(7);
+  for (int b = 1; b <= 2000; ++b)
+    dense.push_back({static_cast<double>(b), 2e-3 + 48e-6 * std::max(0, b - 64) * (1 + 0.01 * rng.standard_normal()), 0, "", {}});
+  cases.push_back(dense);
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("the knee grid: approximate costs within their bound of the exact ones, and the exhaustive search's choice") {
+  for (const auto& points : knee_search_cases()) {
+    std::vector<double> batches;
+    for (const auto& p : points) batches.push_back(p.batch);
+    batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+    const std::size_t grid = knee_grid_size(batches);
+    REQUIRE(grid == kKneeStepsPerGap * (batches.size() - 2));
+    CHECK(grid_knee(batches, kKneeStepsPerGap) == batches[1]);
+    const ApproximateKneeCosts approximate = approximate_knee_costs(points, batches);
+    REQUIRE(approximate.cost.size() == grid);
+    std::vector<double> exact;
+    double worst = 0;
+    for (std::size_t i = 0; i < grid; ++i) {
+      exact.push_back(knee_cost(points, grid_knee(batches, i)));
+      worst = std::max(worst, std::abs(approximate.cost[i] - exact.back()));
+    }
+    CHECK(worst <= approximate.error_bound);
+    // The exhaustive search: the first grid knee of least exact cost. Where more knees than the
+    // search evaluates tie within the bound (a constant latency), one as good within the bound.
+    const std::size_t exhaustive = std::min_element(exact.begin(), exact.end()) - exact.begin();
+    std::size_t evaluated = 0;
+    double best_cost = 0;
+    const std::size_t chosen = best_grid_knee(approximate, [&](std::size_t i) { return ++evaluated, exact[i]; }, best_cost);
+    CHECK(best_cost == exact[chosen]);
+    CHECK(evaluated <= kMaxExactKneeCosts);
+    if (evaluated < kMaxExactKneeCosts)
+      CHECK(chosen == exhaustive);
+    else
+      CHECK(exact[chosen] <= exact[exhaustive] + approximate.error_bound);
+    MESSAGE(points.size(), " points: ", evaluated, " of ", grid, " knees evaluated exactly; worst approximation ", worst,
+            ", bound ", approximate.error_bound);
+  }
 }

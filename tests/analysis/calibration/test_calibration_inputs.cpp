@@ -86,6 +86,10 @@ TEST_CASE("--statistic throughput fits batch / throughput, with the delta-method
   TempFile zero("calibration_zero_throughput.csv", header + "\n1,1e-3,1e-3,1e-3,0,1,0\n");
   CHECK(test::input_error_of([&] { read_calibration_csv(zero.path, LatencyStatistic::Throughput); })
             .find("line 3, column \"throughput_items_per_s\": expected a positive throughput in items/s") != std::string::npos);
+  TempFile fast("calibration_fast_throughput.csv", header + "\n1,1e-3,1e-3,1e-3,0,1,1e300\n");
+  CHECK(test::input_error_of([&] { read_calibration_csv(fast.path, LatencyStatistic::Throughput); })
+            .find("line 3, column \"throughput_items_per_s\": expected a latency from 1e-09 s to 1e+08 s, got 1e-300 s "
+                  "(batch / throughput)") != std::string::npos);
 }
 
 TEST_CASE("malformed calibration CSVs name the line and the column") {
@@ -99,6 +103,20 @@ TEST_CASE("malformed calibration CSVs name the line and the column") {
     TempFile f("calibration_negative.csv", header + "1,-2e-4,2e-4,3e-4,1e-5,10\n");
     CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
               .find("line 3, column \"mean_s\": expected a positive number of seconds") != std::string::npos);
+  }
+  {
+    // 1/latency^2 (the fits' weights) of 1e-310 s overflows; a p99 of 1e300 s is past the longest run.
+    TempFile f("calibration_denormal.csv", header + "1,1e-310,1e-310,2e-310,0,10\n");
+    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
+              .find("line 3, column \"mean_s\": expected a latency from 1e-09 s to 1e+08 s, got 1e-310") != std::string::npos);
+    TempFile g("calibration_long.csv", header + "1,1e-3,1e-3,1e300,0,10\n");
+    CHECK(test::input_error_of([&] { read_calibration_csv(g.path, LatencyStatistic::Mean); })
+              .find("line 3, column \"p99_s\": expected a latency from 1e-09 s to 1e+08 s, got 1e300") != std::string::npos);
+    TempFile h("calibration_edges.csv", header + "1,1e-9,1e-9,1e8,1e8,10\n");
+    CHECK(read_calibration_csv(h.path, LatencyStatistic::P99).points[0].latency_s == 1e8);
+    TempFile big("calibration_huge_stddev.csv", header + "1,1e-3,1e-3,2e-3,1e300,10\n");
+    CHECK(test::input_error_of([&] { read_calibration_csv(big.path, LatencyStatistic::Mean); })
+              .find("line 3, column \"stddev_s\": expected a standard deviation from 0 to 1e+08 s") != std::string::npos);
   }
   {
     TempFile f("calibration_unsorted.csv", header + "8,2e-4,2e-4,3e-4,1e-5,10\n4,2e-4,2e-4,3e-4,1e-5,10\n");

@@ -50,3 +50,30 @@ TEST_CASE("perf report: percentile index floor(NN/100 (n-1) + 0.5), integer micr
   CHECK(csv.find("\n1,20,") != std::string::npos);
   CHECK(perf_csv(PerfLoadMode::RequestRate, {}).rfind("Request Rate,", 0) == 0);
 }
+
+TEST_CASE("perf report: a level where no request came back inside the windows is no measurement") {
+  PerfMeasurement m;
+  m.level = 4;
+  m.window_s = 15;
+  m.server_end.queue = {3, 3'000'000};  // the server worked, but no response reached the client in time
+  const PerfRow silent = perf_row(m);
+  CHECK(silent.requests == 0);
+  m.level = 8;
+  m.latencies_ns = {2'000'000};
+  const PerfRow answered = perf_row(m);
+  CHECK(answered.requests == 1);
+  // perf_analyzer writes no row for such a level: the CSV has the other one only.
+  const std::string csv = perf_csv(PerfLoadMode::Concurrency, {silent, answered});
+  CHECK(csv.find("\n8,") != std::string::npos);
+  CHECK(csv.find("\n4,") == std::string::npos);
+  // The table says so in place of numbers (a 0 would read as a measured 0 infer/s and 0 us).
+  const std::string table = format_perf_table(PerfLoadMode::Concurrency, {silent, answered});
+  CHECK(table.find("\n4            no request came back inside the windows\n") != std::string::npos);
+  PerfAnalyzerLoad load;
+  load.windows = 3;
+  load.measurement_interval_s = 5;
+  CHECK(no_response(load, level_name(PerfLoadMode::Concurrency, 4)).rfind(
+            "no request came back inside the 3 x 5 s windows at concurrency 4: no throughput or latency", 0) == 0);
+  CHECK(level_name(PerfLoadMode::RequestRate, 0.05) == "request rate 0.05");
+  CHECK(level_pointer(PerfLoadMode::RequestRate, 2) == "/perf_analyzer/request_rate/2");
+}

@@ -31,7 +31,7 @@ Summary every_section(DeviceNaming naming) {
   s.events_incomplete = 7;
   s.breakdown = {1.5, 0.125, 0.0625, 0.875, 0.25, 0.03125, 0.4375, 0.15625};
   s.steady = {40, 75.5, true, 960, stats::Interval{2.0, 0.5, 20, 48}, 176.25, Interval95{4.5, 0.375},
-              Interval95{0.8125, 0.046875}};
+              Interval95{0.8125, 0.046875}, CycleSummary{600, 14, 2}};
   s.events_per_s = 0.28125;
   s.requests_per_s = 1.40625;
   s.requests_sent = 5001;
@@ -56,8 +56,8 @@ Summary every_section(DeviceNaming naming) {
   s.gate = GateSummary{391, 12, 3, 240, 20};
   s.connections = ConnectionSummary{378, 9, 250};
   s.usage = UsageSummary{14.75, 401.5, 0.0147, "EUR", 0.00123};
-  s.autoscaling = AutoscalingSummary{2.25, 2.5, 5, 8, 7, 6, 13, 1, 12.5};
-  s.precision_stop = PrecisionStop{0.02, 11, true, 1900.5, false};
+  s.autoscaling = AutoscalingSummary{2.25, 2.5, 0.34375, 5, 8, 7, 6, 13, 1, 12.5};
+  s.precision_stop = PrecisionStop{0.02, 11, true, 1900.5, false, CycleStop{600, 1800, 12000.5}};
   s.network = NetworkSummary{"off: network/crosstraffic is on"};
   return s;
 }
@@ -67,7 +67,8 @@ const char* const kGpuSections = R"({
   "steady_state": {"warmup_cut": {"events": 40, "until_s": 75.5, "at_limit": true}, "events_after_cut": 960,
     "event_time_s": {"mean": 2.0, "half_width_95": 0.5, "relative_half_width_95": 0.25, "batches": 20, "batch_size": 48},
     "window_s": 176.25, "events_per_s": {"mean": 4.5, "half_width_95": 0.375},
-    "gpu_utilization": {"mean": 0.8125, "half_width_95": 0.046875}},
+    "gpu_utilization": {"mean": 0.8125, "half_width_95": 0.046875},
+    "load_cycles": {"cycle_s": 600, "count": 14, "cut": 2}},
   "requests": {"sent": 5001, "completed": 4990, "rejected": 2, "in_flight_at_end": 0, "failed": 12},
   "gpu": {"utilization": 0.6875, "per_gpu": [{"server": "t4-0", "gpu": 0, "utilization": 0.625},
                                               {"server": "t4-0", "gpu": 1, "utilization": 0.75}]},
@@ -82,10 +83,12 @@ const char* const kGpuSections = R"({
   "connections": {"opened": 378, "refused": 9, "events_on_cpu": 250},
   "usage": {"gpu_hours": 14.75, "core_hours": 401.5, "gpu_hours_per_1000_events": 0.0147, "currency": "EUR",
     "cost_per_event": 0.00123},
-  "autoscaling": {"mean_ready_replicas": 2.25, "mean_gpus_held": 2.5, "max_ready_replicas": 5,
+  "autoscaling": {"mean_ready_replicas": 2.25, "mean_gpus_held": 2.5, "gpu_utilization_in_service": 0.34375,
+    "max_ready_replicas": 5,
     "pods": {"created": 8, "became_ready": 7, "deleted": 6}, "requests_refused_while_draining": 13,
     "requests_killed_after_grace_period": 1, "threshold": 12.5},
-  "stopping": {"relative_half_width_95": 0.02, "checks": 11, "reached": true, "load_from_s": 1900.5, "drained": false},
+  "stopping": {"relative_half_width_95": 0.02, "checks": 11, "reached": true, "load_from_s": 1900.5, "drained": false,
+    "load_cycles": {"cycle_s": 600, "repeats_from_s": 1800, "repeats_until_s": 12000.5}},
   "network": {"fast_path": "off: network/crosstraffic is on"}
 })";
 
@@ -147,7 +150,8 @@ TEST_CASE("summary.json's sections keep their layout, with the accelerators name
                                  {"\"gpu_utilization\"", "\"device_utilization\""},
                                  {"\"per_gpu\"", "\"per_device\""},
                                  {"\"gpu\"", "\"device\""},
-                                 {"mean_gpus_held", "mean_devices_held"}})
+                                 {"mean_gpus_held", "mean_devices_held"},
+                                 {"gpu_utilization_in_service", "device_utilization_in_service"}})
     for (std::size_t at; (at = device_text.find(from)) != std::string::npos;) device_text.replace(at, from.size(), to);
   const json device = summary_to_json(every_section(DeviceNaming::Device));
   const json device_expected = json::parse(device_text);

@@ -60,3 +60,11 @@ TEST_CASE("every id a comparison gives is a known metric; misspellings and bare 
     CHECK_FALSE(is_known_metric(id));
   CHECK(known_metric_list().starts_with("event_time_mean, event_time_p50, "));
 }
+
+TEST_CASE("a distance whose measured mean left a double's range is no pass") {
+  // Two times of 1.7e308 s: their mean overflows to infinity, and Wasserstein-1 relative to it read 0.
+  const auto rows = compare_times("t", "t", {1.7e308, 1.7e308, 1}, {1, 1, 1}, Tolerances{});
+  const ValidationRow& w1 = rows.back();
+  REQUIRE(w1.id == "t_wasserstein");
+  CHECK(!w1.pass);
+}

@@ -76,7 +76,39 @@ TEST_CASE("NaN samples and gaps are left out; a stale series stops counting; ser
   const std::string gpus = matrix(R"({"metric":{"gpu":"0"},"values":[[0,"0.2"],[5,"0.4"]]},{"metric":{"gpu":"1"},"values":[[0,"0.6"]]})");
   CHECK(*column_of(gpus, "gpu_utilization").values[0] == doctest::Approx(0.4));
   CHECK(*column_of(gpus, "gpu_utilization").values[1] == doctest::Approx(0.4));
-  CHECK(*column_of(gpus, "ready").values[0] == doctest::Approx(0.8));
+  const std::string pods = matrix(R"({"metric":{"deployment":"a"},"values":[[0,"2"]]},{"metric":{"deployment":"b"},"values":[[0,"3"]]})");
+  CHECK(*column_of(pods, "ready").values[0] == 5);
+}
+
+TEST_CASE("every sample within its column's range, the error naming the sample; NaN and Inf are left out, not refused") {
+  const auto sample = [](const std::string& value, const std::string& name = "") {
+    return matrix(R"({"metric":{"__name__":")" + name + R"("},"values":[[0,"1"],[5,")" + value + R"("]]})");
+  };
+  CHECK(error_of(sample("1e308")) ==
+        "export.json: /data/result/0/values/1/1: expected a whole number of ready replicas from 0 to 10000, got 1e+308");
+  CHECK(error_of(sample("1.5")).find("/values/1/1: expected a whole number of ready replicas") != std::string::npos);
+  CHECK(error_of(sample("-1")).find("/values/1/1: expected a whole number of ready replicas") != std::string::npos);
+  CHECK(column_of(sample("10000"), "ready").values[1] == 10000);
+  CHECK(error_of(sample("1.01"), "gpu_utilization") ==
+        "export.json: /data/result/0/values/1/1: expected a GPU utilisation from 0 to 1 (a fraction), got 1.01");
+  CHECK(column_of(sample("1"), "gpu_utilization").values[1] == 1);
+  CHECK(error_of(sample("-0.5"), "queue_ms").find("expected a queue time per request from 0 to 1e+11 ms") != std::string::npos);
+  CHECK(error_of(sample("2e12"), "metric").find("expected a load metric from 0 to 1e+12") != std::string::npos);
+  CHECK(error_of(sample("2e9"), "requests_per_s").find("expected a request rate from 0 to 1e+09 requests/s") != std::string::npos);
+  // A counter: at least 0, and its rate within the request rate's range (5e9 more in 5 s: 1e9/s is the edge).
+  const std::string counter = "nv_inference_request_success";
+  CHECK(error_of(sample("-1", counter), "requests_per_s").find("/values/1/1: expected a counter of at least 0") != std::string::npos);
+  CHECK(*column_of(sample("5000000001", counter), "requests_per_s").values[1] == 1e9);
+  CHECK(error_of(sample("6000000001", counter), "requests_per_s") ==
+        "export.json: /data/result/0/values/1/1: expected at most 1e+09 requests/s since the previous sample, got 1.2e+09 "
+        "(6e+09 more in 5 s)");
+  // Grafana's wrapper: the pointer is the file's.
+  CHECK(test::input_error_of([&] {
+          measured_column(parse_prometheus_export(R"({"response":)" + sample("7.5") + "}", "g.json"), "ready");
+        }).find("g.json: /response/data/result/0/values/1/1: ") != std::string::npos);
+  const MeasuredColumn nan = column_of(sample("NaN"), "ready");
+  CHECK(nan.nan_samples == 1);
+  CHECK_FALSE(nan.values[1]);
 }
 
 TEST_CASE("bad exports: one line naming the file, the JSON path and what was expected") {
@@ -148,4 +180,29 @@ TEST_CASE("ready replicas over time: time-weighted mean, mean absolute error, ti
     CHECK(r.error == 0);
     CHECK(r.pass);
   }
+}
+
+TEST_CASE("samples outside the run are left out with a note, and none lends its distance to the last one inside") {
+  // Scrapes every 5 s from 0 to 35 s: the run's span ends at 40 s. Measured: 2 replicas for 0-35 s
+  // (8 samples, 40 s), 1 at 40 s (on the end: it stands for no time), one sample at 1e8 s and one
+  // 10 s before the run's t = 0. The sample at 35 s stood for the 1e8 s to the next one.
+  const auto sim = simulated_ready({1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1});
+  MeasuredColumn m = measured_ready({2, 2, 2, 2, 2, 2, 2, 2, 1}, 1000);
+  m.path = "ready.json";
+  m.t_s.push_back(1000 + 1e8);
+  m.values.emplace_back(1);
+  m.t_s.insert(m.t_s.begin(), 990);
+  m.values.insert(m.values.begin(), 1);
+  std::vector<std::string> notes;
+  const auto rows = compare_timeseries({m}, sim, 1000, {}, Tolerances{}, &notes);
+  CHECK(test::row_with_id(rows, "prom_ready_mean").measured == 2);
+  CHECK(test::row_with_id(rows, "prom_ready_time_at_2").measured == 1);
+  CHECK_FALSE(test::row_with_id(rows, "prom_ready_mean").pass);
+  CHECK(notes == std::vector<std::string>{"ready.json: 1 sample before the simulated run's t = 0 left out (t = 0 is Unix time 1000.000)",
+                                          "ready.json: 1 sample after the simulated run's end (40 s) left out, the last at 1e+08 s"});
+  // Inside the run, a sample still stands for the time to the next one: 1 at 10 s holds for 20 s.
+  MeasuredColumn gap = measured_ready({1, 1, 2, 1}, 0);
+  gap.t_s = {0, 10, 30, 35};
+  const auto gap_rows = compare_timeseries({gap}, sim, 0, {}, Tolerances{});
+  CHECK(test::row_with_id(gap_rows, "prom_ready_mean").measured == doctest::Approx((1 * 10 + 1 * 20 + 2 * 5 + 1 * 5) / 40.0));
 }

@@ -38,6 +38,32 @@ TEST_CASE("malformed event logs name the line and the column") {
   CHECK(test::input_error_of([] { read_event_log(logs("condor_history.json")); }).find("condor_history.json") != std::string::npos);
 }
 
+TEST_CASE("event times within 1e11 s either side of 0, events within the longest run (1e8 s): beyond, differences overflow") {
+  const std::string header = "job,event,start_s,end_s\n";
+  // 1e11 is a Unix time in the year 5138; an event from -1e11 to -1e11 + 1e8 s is one of the longest.
+  const auto edge = parse_event_log(header + "1,0,99999999999,1e11\n2,0,-1e11,-99900000000\n", "edge.csv");
+  CHECK(edge[0].time_s() == 1);
+  CHECK(edge[1].time_s() == 1e8);
+  const auto error = [&](const std::string& row) { return test::input_error_of([&] { parse_event_log(header + row, "t.csv"); }); };
+  CHECK(error("1,0,0,1.7e308\n").find("t.csv: line 2, column \"end_s\": expected a time of at most 1e+11 s") != std::string::npos);
+  CHECK(error("1,0,-1e308,1\n").find("t.csv: line 2, column \"start_s\": expected a time of at least -1e+11 s") != std::string::npos);
+  CHECK(error("1,0,0,100000000.5\n").find("t.csv: line 2, column \"end_s\": expected an event of at most 1e+08 s") != std::string::npos);
+  // ISO 8601 times reach the year 9999, past the bound.
+  CHECK(test::input_error_of([] { parse_event_log("job,event,start,end\n1,0,2022-05-01T12:00:00Z,9999-12-31T23:59:59Z\n", "iso.csv"); })
+            .find("iso.csv: line 2, column \"end\": expected a time of at most 1e+11 s") != std::string::npos);
+}
+
+TEST_CASE("condor_history: dates within 1e11 s and wall times within the longest run (1e8 s)") {
+  const auto error = [](const std::string& ad) { return test::input_error_of([&] { parse_condor_history("[" + ad + "]", "c.json"); }); };
+  CHECK(error(R"({"ClusterId": 1, "CompletionDate": 1.7e308, "RemoteWallClockTime": 1})").find("c.json: /0/CompletionDate: ") !=
+        std::string::npos);
+  CHECK(error(R"({"ClusterId": 1, "CompletionDate": 20, "RemoteWallClockTime": 1.7e308})").find("c.json: /0/RemoteWallClockTime: ") !=
+        std::string::npos);
+  CHECK(error(R"({"ClusterId": 1, "CompletionDate": 2e8, "JobCurrentStartDate": 1})")
+            .find("c.json: /0: expected a wall-clock time from 0 to 1e+08 s") != std::string::npos);
+  CHECK(parse_condor_history(R"([{"ClusterId": 1, "CompletionDate": 1e11, "RemoteWallClockTime": 1e8}])", "c.json")[0].wall_s == 1e8);
+}
+
 TEST_CASE("condor_history -json: wall time, CPU time, skipping unfinished jobs") {
   const auto jobs = read_condor_history(logs("condor_history.json"));
   REQUIRE(jobs.size() == 2);

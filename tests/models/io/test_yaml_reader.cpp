@@ -99,6 +99,23 @@ TEST_CASE("a syntax error names its line and column; a tab indenting the line is
   CHECK(yaml("a:\t2\nb: \"x\ty\"\n") == json{{"a", 2}, {"b", "x\ty"}});  // a tab elsewhere is white space
 }
 
+TEST_CASE("a ',' where a document should start is a syntax error at the ',', not an endless run of null documents") {
+  // yaml-cpp 0.7 leaves the ',' unread and starts every later document on it; go-yaml's parser
+  // stops there with "did not find expected node content".
+  for (const auto& [text, where] : {std::pair{",\n", "line 1, column 1"}, {"---\n,\n", "line 2, column 1"},
+                                     {"&x ,\n", "line 1, column 4"}, {"- a\n,\n", "line 2, column 1"},
+                                     {"|\n  text\n,\n", "line 3, column 1"}}) {
+    const test::Failure f = refusal(text);
+    CHECK(f.where == where);
+    CHECK(f.message == "invalid YAML: did not find expected node content");
+  }
+  // Documents that take their tokens are counted as before: none is null, two are refused.
+  CHECK(yaml("") == json(nullptr));
+  CHECK(yaml("# only a comment\n") == json(nullptr));
+  CHECK(yaml("---\na: 1\n...\n") == json{{"a", 1}});
+  CHECK(refusal("---\n---\n---\n").message.rfind("expected one YAML document, got 3", 0) == 0);
+}
+
 TEST_CASE("the text is UTF-8 without control characters, as go-yaml's reader takes it; the first bad byte is named") {
   const test::Failure nul = refusal(std::string("a: 1\nb: x\0y\n", 12));
   CHECK(nul.where == "line 2, column 5");

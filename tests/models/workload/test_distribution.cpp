@@ -53,6 +53,26 @@ TEST_CASE("lognormal is parameterised by the mean and stddev of the variable its
   CHECK(d.min > 0);
 }
 
+TEST_CASE("lognormal draws stay exact where the squares of its mean or cv leave a double's range") {
+  // Mean and stddev 1e-170 s: both squares underflow to 0 (their ratio was 0/0). cv 1: the same
+  // tolerances as above, relative.
+  const auto tiny = moments(draw(LognormalDist{1e-170, 1e-170}, 200000));
+  CHECK(tiny.mean == doctest::Approx(1e-170).epsilon(0.01));
+  CHECK(tiny.stddev == doctest::Approx(1e-170).epsilon(0.05));
+  // Mean 1e-147 s, stddev 1e8 s: cv^2 = 1e310 overflows. sigma^2 = ln(1 + cv^2) = 2 ln cv + ln(1 + cv^-2)
+  // = 2 ln 1e155 (to 1e-310), mu = ln(mean) - sigma^2 / 2; the p-quantile is exp(mu + sigma z_p).
+  const double sigma2 = 2 * 155 * std::log(10.0), mu = std::log(1e-147) - sigma2 / 2;
+  const int n = 200000;
+  const auto xs = draw(LognormalDist{1e-147, 1e8}, n);
+  // Standard normal quantiles z_p for p = 0.5, 0.9, 0.99; margin 4 sampling errors sqrt(p (1 - p) / n).
+  for (const auto& [p, z] : {std::pair{0.5, 0.0}, {0.9, 1.2815515655446004}, {0.99, 2.3263478740408408}}) {
+    const double q = std::exp(mu + std::sqrt(sigma2) * z);
+    const double below = static_cast<double>(std::count_if(xs.begin(), xs.end(), [q](double x) { return x <= q; })) / n;
+    CHECK(std::fabs(below - p) <= 4 * std::sqrt(p * (1 - p) / n));
+  }
+  for (double x : xs) REQUIRE((std::isfinite(x) && x >= 0));
+}
+
 TEST_CASE("normal draws are truncated at zero and mean() gives the truncated mean") {
   const NormalDist n{1.0, 1.0};
   const auto d = moments(draw(n, 200000));

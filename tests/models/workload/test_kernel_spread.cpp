@@ -104,6 +104,18 @@ TEST_CASE("a cv of 0 gives exactly tau and draws nothing from the stream") {
   CHECK(used.uniform() == fresh.uniform());
 }
 
+TEST_CASE("a cv too small to square is a point mass: every factor is exactly 1, for both shapes") {
+  // The factor is 1 + O(cv) with |Z| below 9 in 53-bit Box-Muller draws; below cv 1e-17 that
+  // deviation is under half an ulp of 1 (2^-53 ~ 1.1e-16), so the exact factor rounds to 1.0. Below
+  // ~1.3e-154, 1/cv^2 (the gamma's shape) overflows a double and used to turn the factor into NaN.
+  for (const double cv : {1e-17, 1e-20, 1e-100, 1e-154, 1e-155, 1e-200, 4.9e-324}) {
+    for (const SpreadShape shape : {SpreadShape::Gamma, SpreadShape::Lognormal}) {
+      Rng rng(11);
+      for (int i = 0; i < 1000; ++i) REQUIRE(spread_factor(shape, cv, rng) == 1.0);
+    }
+  }
+}
+
 TEST_CASE("the cv is the first point's below it, linear between points, the last point's above it") {
   const KernelSpread spread{SpreadShape::Lognormal, {{4, 0.2}, {8, 0.1}, {64, 0.02}}};
   CHECK(spread_cv(spread, 1) == 0.2);

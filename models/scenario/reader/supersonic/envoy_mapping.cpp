@@ -37,7 +37,8 @@ void Mapper::envoy() {
   }
   const JsonNode envoy = section({"envoy"});
   // replicas: {{ .Values.envoy.replicas | default 1 }} (envoy/deployment.yaml).
-  const std::int64_t replicas = integer_or_default(envoy, "replicas", 1, 0, 1'000'000, "Envoy pods");
+  const std::int64_t replicas =
+      defaulted(envoy, "replicas", 1, 0, 1'000'000, "Envoy pods", template_default("envoy/deployment.yaml", 1));
   if (replicas > 1)
     note("envoy.replicas is " + std::to_string(replicas) + ": sonicsim simulates one Envoy, which sees every request "
          "(each of several Envoys would balance on its own counts)");
@@ -63,7 +64,14 @@ void Mapper::envoy() {
     const double cores = cpu_quantity(*cpu);
     const int threads = static_cast<int>(std::clamp(std::floor(cores), 1.0, double(limits::kMaxFrontendThreads)));
     set(true, "/proxy/threads", threads, cpu->pointer());
-    if (cores < 1) note("envoy.resources.limits.cpu " + number_text(cores) + " is less than a core: simulated as one thread");
+    const std::string given = "envoy.resources.limits.cpu " + number_text(cores);
+    if (cores < 1)
+      note(given + " is less than a core: simulated as one thread");
+    else if (cores > limits::kMaxFrontendThreads)
+      note(given + " is more than the " + std::to_string(limits::kMaxFrontendThreads) +
+           " threads sonicsim's proxy may have: simulated as " + std::to_string(threads));
+    else if (cores != threads)
+      note(given + " is simulated as " + std::to_string(threads) + " threads (a whole number of Envoy worker threads)");
   } else {
     note("envoy.resources.limits.cpu is not set: Envoy may use every core of its node, which the values do not say "
          "(platform.proxy.threads from the scenario)");

@@ -2,6 +2,7 @@
 // The state of one values file's mapping (values_mapping.hpp), shared by its two halves:
 // values_mapping.cpp (Triton, KEDA, the pods' probes and lifecycle) and envoy_mapping.cpp (Envoy,
 // the load metric, Prometheus). Private to reader/supersonic/.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,10 @@ class Mapper {
   // A text/template `if` on the value at `keys`; a string there gets a note (any text is true).
   bool enabled(std::initializer_list<std::string_view> keys);
   void set(bool platform, const std::string& pointer, nlohmann::json value, const std::string& source);
+  // integer_or_default (values_fields.hpp), with a note "KEY VALUE <becomes>" where the file gives a
+  // value taken for unset (0, "" or false), which becomes `fallback`.
+  std::int64_t defaulted(const JsonNode& map, const std::string& key, std::int64_t fallback, std::int64_t min,
+                         std::int64_t max, std::string_view what, const std::string& becomes);
   void note(std::string line) { out_.notes.push_back(std::move(line)); }
   // Values of the file left unused because their feature is off ("keda" while KEDA is disabled).
   void unused(std::string pointer) { unused_.push_back(std::move(pointer)); }

@@ -80,6 +80,12 @@ std::int64_t integer_or_default(const JsonNode& map, const std::string& key, std
   return rendered_integer(*node, min, max, what);
 }
 
+std::string template_default(std::string_view template_file, std::int64_t d) {
+  const std::string text = std::to_string(d);
+  return "renders as " + text + " (" + std::string(template_file) + ": `default " + text +
+         "`, and Helm's default takes 0 for unset)";
+}
+
 double number_or_numeric_string(const JsonNode& node) {
   const nlohmann::json& v = node.raw();
   if (v.is_number()) return v.get<double>();

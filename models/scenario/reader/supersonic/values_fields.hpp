@@ -31,6 +31,9 @@ std::int64_t rendered_integer(const JsonNode& node, std::int64_t min, std::int64
 // `{{ default D .x }}`: D when x is absent or empty (0 too: a quirk the chart's users meet), else x.
 std::int64_t integer_or_default(const JsonNode& map, const std::string& key, std::int64_t fallback, std::int64_t min,
                                 std::int64_t max, std::string_view what);
+// What `{{ default D .x }}` in `template_file` makes of an x that sprig takes for unset (0, "", false):
+// "renders as D (FILE: `default D`, ...)", the end of a note naming x.
+std::string template_default(std::string_view template_file, std::int64_t d);
 // A number, or a string holding one (the chart quotes serverLoadThreshold for KEDA and Lua's
 // tonumber reads it back); finite.
 double number_or_numeric_string(const JsonNode& node);

@@ -60,6 +60,15 @@ void Mapper::set(bool platform, const std::string& pointer, nlohmann::json value
   out_.keys.push_back({platform, pointer, source});
 }
 
+std::int64_t Mapper::defaulted(const JsonNode& map, const std::string& key, std::int64_t fallback, std::int64_t min,
+                               std::int64_t max, std::string_view what, const std::string& becomes) {
+  const std::int64_t value = integer_or_default(map, key, fallback, min, max, what);
+  const auto given = member(map, key);
+  if (given && helm_empty(given->raw()) && file_sets(given->pointer()))
+    note(dotted(given->pointer()) + " " + given->raw().dump() + " " + becomes);
+  return value;
+}
+
 JsonNode Mapper::section(std::initializer_list<std::string_view> keys) const {
   if (auto node = find(keys)) {
     if (!node->raw().is_object()) node->fail(std::string("expected a map, got ") + node->raw().type_name());
@@ -94,8 +103,8 @@ void Mapper::triton_and_keda() {
   devices_key_ = in_.inline_group.contains("gpu") || in_.inline_group.contains("gpus_per_server") ? "gpus_per_server"
                                                                                                  : "devices_per_server";
   // spec.replicas: {{ .Values.triton.replicas | default 1 }} (0 renders as 1).
-  const std::int64_t replicas =
-      integer_or_default(section({"triton"}), "replicas", 1, 0, limits::kMaxServersPerGroup, "servers of a group");
+  const std::int64_t replicas = defaulted(section({"triton"}), "replicas", 1, 0, limits::kMaxServersPerGroup,
+                                         "servers of a group", template_default("triton/deployment.yaml", 1));
   // resources: the pod's GPUs, one server of the group per pod. Kubernetes takes an extended
   // resource's limit as its request, and refuses a pod whose request differs from it.
   std::optional<JsonNode> gpus;
@@ -129,7 +138,8 @@ void Mapper::triton_and_keda() {
                                     "sonicsim scales a group only behind its proxy");
   // minReplicaCount: {{ default 1 .Values.keda.minReplicaCount }}; maxReplicaCount: {{ default 14 ... }}.
   const std::int64_t min = integer_or_default(keda, "minReplicaCount", 1, 0, limits::kMaxServersPerGroup, "KEDA's minReplicaCount");
-  const std::int64_t max = integer_or_default(keda, "maxReplicaCount", 14, 1, limits::kMaxServersPerGroup, "KEDA's maxReplicaCount");
+  const std::int64_t max = defaulted(keda, "maxReplicaCount", 14, 1, limits::kMaxServersPerGroup, "KEDA's maxReplicaCount",
+                                    template_default("so.yaml", 14));
   if (min > max)
     find({"keda", "minReplicaCount"})->fail("KEDA refuses a minReplicaCount above maxReplicaCount (" + std::to_string(max) + ")");
   if (file_sets("/keda/minReplicaCount") && find({"keda", "minReplicaCount"})->raw() == 0)
@@ -177,13 +187,12 @@ void Mapper::scaling_rules(const char* direction, const char* key) {
   const std::string from = "/keda/" + std::string(key);
   const auto given = find({"keda", key});
   const JsonNode rules = given && truthy(given->raw()) ? section({"keda", key}) : JsonNode(empty_, from, in_.values_file);
-  const std::int64_t window = integer_or_default(rules, "stabilizationWindowSeconds", 120, 0, 3600,
-                                                 "the HPA's bound on stabilizationWindowSeconds");
-  const std::int64_t period = integer_or_default(rules, "periodSeconds", 30, 1, 1800, "the HPA's bound on periodSeconds");
-  const std::int64_t step = integer_or_default(rules, "stepsize", 1, 1, limits::kMaxServersPerGroup * 100, "pods per period");
-  if (file_sets(from + "/stabilizationWindowSeconds") && rules.at("stabilizationWindowSeconds").raw() == 0)
-    note("keda." + std::string(key) + ".stabilizationWindowSeconds 0 renders as 120 (so.yaml: `default 120`, and "
-         "Helm's default takes 0 for unset)");
+  const std::int64_t window = defaulted(rules, "stabilizationWindowSeconds", 120, 0, 3600,
+                                        "the HPA's bound on stabilizationWindowSeconds", template_default("so.yaml", 120));
+  const std::int64_t period =
+      defaulted(rules, "periodSeconds", 30, 1, 1800, "the HPA's bound on periodSeconds", template_default("so.yaml", 30));
+  const std::int64_t step = defaulted(rules, "stepsize", 1, 1, limits::kMaxServersPerGroup * 100, "pods per period",
+                                      template_default("so.yaml", 1));
   const std::string to = "/autoscaling/" + std::string(direction);
   set(false, to + "/stabilization_window", seconds_text(window), from + "/stabilizationWindowSeconds");
   set(false, to + "/select", std::string(choice_name(kPolicySelects, PolicySelect::Max)), "");
@@ -209,7 +218,9 @@ void Mapper::readiness() {
       const JsonNode node = section({"triton", name});
       // An absent value renders empty, which Kubernetes defaults: initialDelaySeconds 0, periodSeconds 10.
       p.delay = integer_or_default(node, "initialDelaySeconds", 0, 0, static_cast<std::int64_t>(limits::kMaxDurationS), "");
-      p.period = integer_or_default(node, "periodSeconds", 10, 1, static_cast<std::int64_t>(limits::kMaxDurationS), "");
+      // Kubernetes defaults a probe's periodSeconds of 0 (pkg/apis/core/v1/defaults.go, SetDefaults_Probe).
+      p.period = defaulted(node, "periodSeconds", 10, 1, static_cast<std::int64_t>(limits::kMaxDurationS), "",
+                           "is 10 to Kubernetes (a probe's periodSeconds of 0 takes the default)");
     }
     return p;
   };

@@ -2,6 +2,7 @@
 // does not model, values no template of the chart reads, values whose feature the file turns off;
 // and where the pods' models come from. Each list collapses to the keys a reader can find in the file.
 #include <algorithm>
+#include <unordered_set>
 
 #include "models/scenario/reader/supersonic/chart_values.hpp"
 #include "models/scenario/reader/supersonic/mapper.hpp"
@@ -29,15 +30,24 @@ void leaves(const nlohmann::json& value, const std::string& pointer, std::vector
   }
 }
 
-void add_once(std::vector<std::string>& list, std::string item) {
-  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(std::move(item));
-}
+// Names in the order first seen, each once; a set finds repeats, so a file of 100,000 unknown keys
+// takes linear time (a search of the list made it quadratic: 18 s for 90,000 keys).
+class UniqueNames {
+ public:
+  void add(std::string name) {
+    if (seen_.insert(name).second) order_.push_back(std::move(name));
+  }
+  bool empty() const { return order_.empty(); }
+  std::string joined() const {
+    std::string out;
+    for (const std::string& name : order_) out.append(out.empty() ? "" : ", ").append(name);
+    return out;
+  }
 
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
+ private:
+  std::vector<std::string> order_;
+  std::unordered_set<std::string> seen_;
+};
 
 }  // namespace
 
@@ -51,7 +61,7 @@ KeyUse key_use(std::string_view pointer) {
 void Mapper::ignored_values() {
   std::vector<std::string> file_leaves;
   leaves(in_.file_values, "", file_leaves);
-  std::vector<std::string> ignored, not_read, off;
+  UniqueNames ignored, not_read, off;
   for (const std::string& leaf : file_leaves) {
     if (leaf.empty()) continue;  // an empty file
     const nlohmann::json& value = in_.file_values.at(nlohmann::json::json_pointer(leaf));
@@ -65,7 +75,7 @@ void Mapper::ignored_values() {
       const KeyRule* rule = nullptr;
       for (const KeyRule& r : kChartKeys)
         if (under(leaf, r.pointer) && r.use == KeyUse::Ignored && (!rule || r.pointer.size() > rule->pointer.size())) rule = &r;
-      add_once(ignored, dotted(rule->pointer));
+      ignored.add(dotted(rule->pointer));
     } else if (use == KeyUse::NotRead) {
       // The shortest part of the path the chart's values do not have.
       std::string shown = leaf;
@@ -77,21 +87,21 @@ void Mapper::ignored_values() {
         }
         if (slash == std::string::npos) break;
       }
-      add_once(not_read, dotted(shown));
+      not_read.add(dotted(shown));
     } else {
       for (const std::string& prefix : unused_) {
         if (!under(leaf, prefix) || leaf == prefix + "/enabled") continue;
         const std::size_t next = leaf.find('/', prefix.size() + 1);
-        add_once(off, dotted(leaf.substr(0, next)));
+        off.add(dotted(leaf.substr(0, next)));
         break;
       }
     }
   }
-  if (!ignored.empty()) note("ignored, not simulated: " + joined(ignored));
+  if (!ignored.empty()) note("ignored, not simulated: " + ignored.joined());
   if (!not_read.empty())
     note("not read by the chart's templates at " + std::string(kChartShortCommit) + " (Helm would keep them unused): " +
-         joined(not_read));
-  if (!off.empty()) note("unused, their feature is off in this file: " + joined(off));
+         not_read.joined());
+  if (!off.empty()) note("unused, their feature is off in this file: " + off.joined());
   note("the pods serve the scenario's models (" + in_.group_pointer + "/models, /models): the model repository the values "
        "name (triton.modelRepository, --model-repository in triton.args, on CVMFS) is not read");
 }

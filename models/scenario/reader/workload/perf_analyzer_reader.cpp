@@ -1,8 +1,11 @@
 #include "models/scenario/reader/workload/perf_analyzer_reader.hpp"
 
+#include <optional>
 #include <string>
 
 #include "models/io/json/choice.hpp"
+#include "models/io/limits.hpp"
+#include "models/io/text_format.hpp"
 #include "models/scenario/reader/value_readers.hpp"
 
 namespace sonicsim {
@@ -41,6 +44,15 @@ PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<Mode
   if (auto w = node.find("warmup")) load.warmup_s = w->duration_s();
   if (auto m = node.find("measurement_interval")) load.measurement_interval_s = m->positive_duration_s();
   if (auto w = node.find("windows")) load.windows = w->int_at_least(1);
+  // Each level runs for the warm-up and its windows: within the longest run, or it never ends.
+  if (!(load.end_s() <= limits::kMaxDurationS)) {
+    std::optional<JsonNode> culprit;  // the first of the three that the scenario sets
+    for (const char* key : {"windows", "measurement_interval", "warmup"})
+      if (!culprit) culprit = node.find(key);
+    culprit.value_or(node).fail(printf_string(
+        "expected warmup + windows x measurement_interval of at most %g s (the longest run), got %g s + %d x %g s = %g s",
+        limits::kMaxDurationS, load.warmup_s, load.windows, load.measurement_interval_s, load.end_s()));
+  }
   if (auto s = node.find("client_send")) load.client_send = read_distribution(*s);
   if (auto r = node.find("client_recv")) load.client_recv = read_distribution(*r);
   return load;

@@ -209,6 +209,40 @@ TEST_CASE("prometheus: the chart's own scrapes at its global scrape_interval; an
         "/prometheus/server/global/scrape_interval");
 }
 
+TEST_CASE("a value the templates or Kubernetes replace (0 for unset, more CPUs than threads) is never replaced quietly") {
+  // Each is the template's `default D` at e5788010 (sprig takes 0, "" and false for unset) or
+  // Kubernetes's SetDefaults_Probe (a periodSeconds of 0 is 10); the note says what it becomes.
+  const ValuesMapping triton = mapping_of(kGpu + "  replicas: 0\n");
+  CHECK(triton.group["count"] == 1);
+  CHECK(noted(triton, "triton.replicas 0 renders as 1 (triton/deployment.yaml: `default 1`"));
+  const ValuesMapping keda = mapping_of(kKeda + "  maxReplicaCount: 0\n"
+                                                "  scaleUp: {periodSeconds: 0, stepsize: 0}\n  scaleDown: {periodSeconds: \"\", stepsize: false}\n");
+  const json& a = keda.group["autoscaling"];
+  CHECK(a["max_replicas"] == 14);
+  CHECK(a["scale_up"]["policies"][0] == json{{"type", "pods"}, {"value", 1}, {"period", "30s"}});
+  CHECK(a["scale_down"]["policies"][0] == json{{"type", "pods"}, {"value", 1}, {"period", "30s"}});
+  for (const char* text : {"keda.maxReplicaCount 0 renders as 14 (so.yaml: `default 14`",
+                           "keda.scaleUp.periodSeconds 0 renders as 30 (so.yaml: `default 30`",
+                           "keda.scaleUp.stepsize 0 renders as 1 (so.yaml: `default 1`",
+                           "keda.scaleDown.periodSeconds \"\" renders as 30", "keda.scaleDown.stepsize false renders as 1"})
+    CHECK_MESSAGE(noted(keda, text), std::string(text));
+  const ValuesMapping probes = mapping_of(kKedaOnly + "triton:\n  readinessProbe: {periodSeconds: 0}\n  startupProbe: {periodSeconds: 0}\n"
+                                                      "  resources: {limits: {nvidia.com/gpu: 1}}\n");
+  CHECK(probes.group["autoscaling"]["readiness"]["period"] == "10s");
+  CHECK(noted(probes, "triton.readinessProbe.periodSeconds 0 is 10 to Kubernetes"));
+  CHECK(noted(probes, "triton.startupProbe.periodSeconds 0 is 10 to Kubernetes"));
+  const ValuesMapping envoy = mapping_of(kGpu + "envoy: {replicas: 0, resources: {limits: {cpu: 1e9}}}\n");
+  CHECK(envoy.platform["proxy"]["threads"] == 1024);
+  CHECK(noted(envoy, "envoy.replicas 0 renders as 1 (envoy/deployment.yaml: `default 1`"));
+  CHECK(noted(envoy, "envoy.resources.limits.cpu 1000000000 is more than the 1024 threads sonicsim's proxy may have: simulated as 1024"));
+  const ValuesMapping fraction = mapping_of(kGpu + "envoy: {resources: {limits: {cpu: 2.5}}}\n");
+  CHECK(fraction.platform["proxy"]["threads"] == 2);
+  CHECK(noted(fraction, "envoy.resources.limits.cpu 2.5 is simulated as 2 threads"));
+  // What the file sets to a value of its own, and what it leaves to the chart, is not noted.
+  const ValuesMapping plain = mapping_of(kKeda + "  replicas: 2\n  maxReplicaCount: 3\nenvoy: {resources: {limits: {cpu: 4}}}\n");
+  for (const char* text : {"renders as", "to Kubernetes", "is more than", "is simulated as"}) CHECK_FALSE(noted(plain, text));
+}
+
 TEST_CASE("what the file sets and the simulation leaves out is listed, one line per kind") {
   const ValuesMapping m = mapping_of(kGpu + "  image: tritonserver\n  name: mine\ngrafana: {enabled: true}\n"
                                             "envoy:\n  ingress: {enabled: true, hosts: [a.example.org]}\n"
