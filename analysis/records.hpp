@@ -179,6 +179,9 @@ struct SimulationResults {
   std::optional<AutoscalingTotals> autoscaling;
   double fixed_gpu_seconds = 0;  // GPUs of the server groups that are not autoscaled, over the run
   double job_core_seconds = 0;   // worker cores held by running jobs, over the run
+  // Where the scenario asks for the upload fast path (simulation.network.fast_path): "on", or
+  // "off: " and why the uploads were SimGrid transfers. Empty where it does not ask.
+  std::string network_fast_path;
   // The scenario's prices (its "costs"), for the cost per event.
   std::optional<std::string> currency;
   double cpu_core_hour_price = 0, gpu_hour_price = 0;

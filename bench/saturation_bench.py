@@ -10,11 +10,14 @@ load 1% of capacity per 290 jobs.
 
 Each run is one process stopped after --limit seconds of CPU time (RLIMIT_CPU: on a shared machine
 CPU time depends far less than wall time on other processes); the table gives its wall time, its CPU
-time (user + system), the 1-minute load average when it started, and what it simulated. Prints
-Markdown.
+time (user + system), its peak resident memory (the kernel's maximum RSS of the process), the
+1-minute load average when it started, and what it simulated. sonicsim runs once per --modes entry:
+"simgrid" (every transfer a SimGrid transfer) and "fast" (simulation.network.fast_path: the uploads
+on the upload fast path). Prints Markdown.
 
   saturation_bench.py --sonicsim build/sonicsim --floor build/simgrid_floor --jobs 1000,3000,5000
-      [--farm saturating|open] [--duration 300] [--limit 100] [--cfg NAME:VALUE ...] [--option PATH=JSON ...]
+      [--farm saturating|open] [--modes simgrid,fast] [--duration 300] [--limit 100] [--cfg NAME:VALUE ...]
+      [--option PATH=JSON ...]
 """
 import argparse
 import json
@@ -30,6 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
 
 OFFERED_BPS_PER_JOB = 55000 * 9216 * 8 / 117.5  # bits per event over CPU + preprocessing time
+MODES = {"simgrid": ("sonicsim", False), "fast": ("sonicsim, fast path", True)}
 
 
 def farm(root, jobs, kind, duration):
@@ -51,22 +55,23 @@ def set_option(document, assignment):
 
 
 def run(command, limit):
-    """Wall seconds (None if stopped at the CPU-time limit), load average at the start, stdout."""
+    """Wall seconds (None if stopped at the CPU-time limit), CPU seconds, peak RSS in MB, load average
+    at the start, stdout."""
     load = os.getloadavg()[0]
     start = time.perf_counter()
     cpu_limit = lambda: resource.setrlimit(resource.RLIMIT_CPU, (int(limit), int(limit) + 5))  # noqa: E731
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=cpu_limit)
-    out, err = proc.communicate()
-    if proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        return None, load, None
-    if proc.returncode != 0:
+    out = proc.stdout.read()
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    cpu = usage.ru_utime + usage.ru_stime
+    memory = usage.ru_maxrss / 1024
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        return None, cpu, memory, load, None
+    if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"saturation_bench.py: {' '.join(command)} failed: {err.strip()}")
-    return time.perf_counter() - start, load, out
-
-
-def children_cpu():
-    usage = os.times()
-    return usage.children_user + usage.children_system
+    return wall, cpu, memory, load, out
 
 
 def main():
@@ -75,40 +80,48 @@ def main():
     parser.add_argument("--floor")
     parser.add_argument("--jobs", required=True, help="comma-separated job counts")
     parser.add_argument("--farm", choices=("saturating", "open"), default="saturating")
+    parser.add_argument("--modes", default="simgrid", help="sonicsim's runs: comma-separated simgrid, fast")
     parser.add_argument("--duration", type=float, default=300, help="simulated seconds")
     parser.add_argument("--limit", type=float, default=100, help="CPU seconds before a run is stopped")
     parser.add_argument("--cfg", action="append", default=[], help="SimGrid setting for the floor")
     parser.add_argument("--option", action="append", default=[], help="set a scenario field for both simulators, PATH=JSON (e.g. simulation.seed=3)")
     args = parser.parse_args()
+    modes = [m for m in args.modes.split(",") if m]
+    if any(m not in MODES for m in modes):
+        sys.exit(f"saturation_bench.py: --modes takes {', '.join(MODES)}")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     print(f"{args.farm} farm, {args.duration:g} s simulated, runs stopped after {args.limit:g} s of CPU time"
           + (f", floor settings {' '.join(args.cfg)}" if args.cfg else "")
           + (f", sonicsim options {' '.join(args.option)}" if args.option else "") + "\n")
-    print("| jobs | offered uplink load | simulator | wall s | CPU s | load avg | requests | CPU µs / request |"
+    print("| jobs | offered uplink load | simulator | wall s | CPU s | peak MB | load avg | requests | CPU µs / request |"
           " CPU s / simulated s | uplink utilisation | mean event s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     capacity = 100e9 if args.farm == "saturating" else 10e12
     with tempfile.TemporaryDirectory() as work:
         for jobs in (int(j) for j in args.jobs.split(",")):
             document = farm(root, jobs, args.farm, args.duration)
             for assignment in args.option:
                 set_option(document, assignment)
-            path = os.path.join(work, "scenario.json")
-            json.dump(document, open(path, "w"))
             offered = f"{jobs * OFFERED_BPS_PER_JOB / capacity:.1%}"
-            for name, command in (("sonicsim", [args.sonicsim, "run", path, "--quiet", "--output",
-                                                 os.path.join(work, "out")] if args.sonicsim else None),
-                                  ("floor", [args.floor, path] + [f"--cfg={c}" for c in args.cfg] if args.floor else None)):
-                if command is None:
-                    continue
-                before = children_cpu()
-                wall, load, out = run(command, args.limit)
-                cpu = children_cpu() - before
+            runs = []
+            if args.sonicsim:
+                for mode in modes:
+                    name, fast = MODES[mode]
+                    document["simulation"].setdefault("network", {})["fast_path"] = fast
+                    path = os.path.join(work, f"scenario-{mode}.json")
+                    json.dump(document, open(path, "w"))
+                    runs.append((name, [args.sonicsim, "run", path, "--quiet", "--output", os.path.join(work, "out")]))
+            if args.floor:
+                path = os.path.join(work, "scenario-floor.json")
+                json.dump(document, open(path, "w"))
+                runs.append(("floor", [args.floor, path] + [f"--cfg={c}" for c in args.cfg]))
+            for name, command in runs:
+                wall, cpu, memory, load, out = run(command, args.limit)
                 if wall is None:
-                    print(f"| {jobs:,} | {offered} | {name} | | over {args.limit:g} (stopped) | {load:.2f} |"
-                          " | | | | | |", flush=True)
+                    print(f"| {jobs:,} | {offered} | {name} | | over {args.limit:g} (stopped) | {memory:,.0f} | {load:.2f} |"
+                          " | | | | |", flush=True)
                     continue
-                if name == "sonicsim":
+                if name.startswith("sonicsim"):
                     summary = json.load(open(os.path.join(work, "out", "summary.json")))
                     requests = summary["requests"]["sent"]
                     simulated = summary["simulated_time_s"]
@@ -120,7 +133,7 @@ def main():
                     values = dict(zip(fields[::2], map(float, fields[1::2])))
                     requests, simulated = int(values["requests"]), values["simulated_s"]
                     extra = " | "
-                print(f"| {jobs:,} | {offered} | {name} | {wall:.2f} | {cpu:.2f} | {load:.2f} | {requests:,} | "
+                print(f"| {jobs:,} | {offered} | {name} | {wall:.2f} | {cpu:.2f} | {memory:,.0f} | {load:.2f} | {requests:,} | "
                       f"{cpu / max(requests, 1) * 1e6:,.0f} | {cpu / simulated:.4f} | {extra} |", flush=True)
 
 

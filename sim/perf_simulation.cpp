@@ -1,5 +1,6 @@
 #include "sim/perf_simulation.hpp"
 
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "sim/platform.hpp"
 #include "sim/recorder.hpp"
 #include "sim/server/inference_server.hpp"
+#include "sim/upload_fast_path.hpp"
 
 namespace sonicsim {
 namespace sg4 = simgrid::s4u;
@@ -45,7 +47,11 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
   m.level = load.levels.at(level_index);
   m.batch_size = load.batch_size;
   m.window_s = load.windows * load.measurement_interval_s;
-  sim::PerfClients clients(scenario, farm.workers.at(0).host, servers, balancer, recorder, m.level, m);
+  sim::UploadFastPath uploads(scenario, farm, [&servers](sim::InFlightRequest* r) { servers[r->record.server]->receive(r); });
+  if (!uploads.active() && !uploads.status().empty())  // asked for, and off: no summary to say why
+    std::cerr << "sonicsim: note: upload fast path " << uploads.status() << "\n";
+  sim::PerfClients clients(scenario, farm.workers.at(0).host, servers, balancer, recorder, m.level, m,
+                           uploads.active() ? &uploads : nullptr);
   clients.start();
   // The run ends when this actor does: the clients and servers are daemons.
   sg4::Actor::create("perf-measurement", farm.workers.at(0).host, [&]() {
@@ -53,6 +59,7 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
     m.server_start = model_totals(recorder, farm.servers.size(), load.model);
     sg4::this_actor::sleep_until(load.end_s());
     m.server_end = model_totals(recorder, farm.servers.size(), load.model);
+    uploads.halt();  // the run ends here: uploads still under way end nothing
   });
   engine->run();
   if (!clients.limit_reached().empty())

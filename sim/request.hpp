@@ -7,6 +7,18 @@
 
 namespace sonicsim::sim {
 
+struct InFlightRequest;
+
+// Told, in maestro, when a request's upload on the upload fast path (sim/upload_fast_path.hpp) has
+// ended, just before its server receives it.
+class UploadWatcher {
+ public:
+  virtual void upload_ended(InFlightRequest* request) = 0;
+
+ protected:
+  ~UploadWatcher() = default;
+};
+
 struct InFlightRequest {
   RequestRecord record;
   simgrid::s4u::Host* client = nullptr;
@@ -25,6 +37,10 @@ struct InFlightRequest {
   // kernel's time depends on, and, for padded layouts, the shape Triton's batcher must match.
   std::int64_t elements = 0;
   std::int64_t shape = 0;
+  // Its upload on the upload fast path, while under way (-1: none), and who wants to know its end.
+  int fast_upload = -1;
+  UploadWatcher* upload_watcher = nullptr;
+  std::size_t watch_slot = 0;  // its place among the watcher's uploads
 };
 
 }  // namespace sonicsim::sim

@@ -35,6 +35,7 @@
 #include "sim/recorder.hpp"
 #include "sim/server/inference_server.hpp"
 #include "sim/control/server_failures.hpp"
+#include "sim/upload_fast_path.hpp"
 
 namespace sonicsim {
 namespace sg4 = simgrid::s4u;
@@ -167,8 +168,9 @@ SimulationResults simulate(const Scenario& scenario, const ProgressObserver& obs
     prometheus->after_scrape([&] { record_timeseries_row(scenario, *prometheus, autoscaler ? &*autoscaler : nullptr, balancer, recorder); });
   }
 
+  sim::UploadFastPath uploads(scenario, farm, [&servers](sim::InFlightRequest* r) { servers[r->record.server]->receive(r); });
   const sim::JobContext context{scenario, servers, balancer, recorder, proxy ? &*proxy : nullptr,
-                                gate ? &*gate : nullptr};
+                                gate ? &*gate : nullptr, uploads.active() ? &uploads : nullptr};
   std::vector<PlannedJob> jobs = plan_jobs(scenario.workload, scenario.simulation.seed);
   double last_submission_s = 0;  // the workload is at its load from then
   std::optional<std::int64_t> events_total = 0;
@@ -216,6 +218,7 @@ SimulationResults simulate(const Scenario& scenario, const ProgressObserver& obs
   std::string violation = recorder.invariant_violation();
   SimulationResults results = recorder.finish(precision_stop ? end_s : sg4::Engine::get_clock());
   results.scraped = prometheus.has_value();
+  results.network_fast_path = uploads.status();
   results.precision_stop = precision_stop;
   if (autoscaler) results.autoscaling = autoscaler->totals(results.end_s);
   for (const sim::ServerNode& node : farm.servers)
@@ -234,6 +237,7 @@ SimulationResults simulate(const Scenario& scenario, const ProgressObserver& obs
   // A duration-limited run leaves actors blocked on the servers' semaphores and timers set: end
   // them before the servers go away.
   for (const auto& server : servers) server->halt();
+  uploads.halt();
   sg4::Actor::kill_all();
   engine.run();
   return results;

@@ -101,6 +101,7 @@ Summary summarize(const SimulationResults& r) {
   s.scenario = r.scenario;
   s.seed = r.seed;
   if (r.latency_quantile > 0) s.latency_quantile = r.latency_quantile;
+  if (!r.network_fast_path.empty()) s.network = NetworkSummary{r.network_fast_path};
   s.device_naming = r.device_naming;
   s.simulated_s = r.end_s;
   s.warmup_s = r.warmup_s;

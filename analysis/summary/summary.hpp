@@ -131,6 +131,12 @@ struct AutoscalingSummary {
   bool operator==(const AutoscalingSummary&) const = default;
 };
 
+// Where the scenario asks for the upload fast path: whether the run used it, or why not.
+struct NetworkSummary {
+  std::string fast_path;  // "on", or "off: " and the reason
+  bool operator==(const NetworkSummary&) const = default;
+};
+
 // Declared unknowns (models/scenario/unknowns/): the design run over them, each output's band over its
 // runs and the share of its variance each unknown explains (analysis/stats/uncertainty.hpp). The rest
 // of the summary is the nominal run's: every range at its median, every choice at its first.
@@ -195,6 +201,7 @@ struct Summary {
   std::optional<JobThreadsSummary> job_threads;  // jobs with threads and streams only
   std::optional<FailureSummary> failures;
   std::optional<GateSummary> gate;
+  std::optional<NetworkSummary> network;  // only where the scenario asks for the upload fast path
   std::optional<ConnectionSummary> connections;
   std::optional<UsageSummary> usage;
   std::optional<AutoscalingSummary> autoscaling;

@@ -297,6 +297,7 @@ void summary_fields(Io& io, S& s) {
   io.section("usage", s.usage, [](auto& u, auto& usage) { usage_fields(u, usage); });
   io.section("autoscaling", s.autoscaling, [](auto& a, auto& autoscaling) { autoscaling_fields(a, autoscaling); });
   io.section("stopping", s.precision_stop, [](auto& p, auto& stop) { stopping_fields(p, stop); });
+  io.section("network", s.network, [](auto& n, auto& network) { n.field("fast_path", network.fast_path); });
   io.section("declared_unknowns", s.declared_unknowns, [](auto& u, auto& unknowns) { unknowns_fields(u, unknowns); });
 }
 

@@ -57,6 +57,7 @@ std::string format_summary(const Summary& s, std::size_t min_batch_events) {
       s.simulated_s);
   if (s.warmup_s > 0) out += printf_string(", statistics after a %.1f s warm-up", s.warmup_s);
   if (s.latency_quantile) out += printf_string(", calibrated kernel latencies at the %g quantile of their bands", *s.latency_quantile);
+  if (s.network) out += printf_string("\nupload fast path: %s", s.network->fast_path.c_str());
   out += printf_string("\n\nper-event time over %zu events", t.count);
   if (s.events_incomplete) out += printf_string(" (%lld cut off at the end)", static_cast<long long>(s.events_incomplete));
   out += printf_string("\n  mean %12.3f s   p50 %12.3f s   p90 %12.3f s   p99 %12.3f s\n", t.mean, t.p50, t.p90, t.p99);

@@ -14,6 +14,9 @@ struct NetworkModel {
   // Unset: the model's own value (1 for CM02; LV08's calibrated 13.01 and 0.97).
   std::optional<double> latency_factor;
   std::optional<double> bandwidth_factor;
+  // Serve the uploads to the servers with the processor-sharing clock of sim/upload_fast_path.hpp
+  // (exact against SimGrid's sharing to 1e-9) where its conditions hold; false: SimGrid transfers.
+  bool fast_path = false;
 };
 
 struct Outputs {

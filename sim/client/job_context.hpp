@@ -9,6 +9,7 @@
 #include "sim/control/saturation_gate.hpp"
 #include "sim/recorder.hpp"
 #include "sim/server/inference_server.hpp"
+#include "sim/upload_fast_path.hpp"
 
 namespace sonicsim::sim {
 
@@ -19,6 +20,7 @@ struct JobContext {
   Recorder& recorder;
   Proxy* proxy = nullptr;  // null: jobs talk to the servers directly
   SaturationGate* gate = nullptr;  // null: no saturation gate
+  UploadFastPath* uploads = nullptr;  // null: uploads are SimGrid transfers
 };
 
 }  // namespace sonicsim::sim

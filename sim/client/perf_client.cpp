@@ -11,7 +11,8 @@ namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 
 PerfClients::PerfClients(const Scenario& scenario, sg4::Host* host, std::vector<std::unique_ptr<InferenceServer>>& servers,
-                         RequestBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement)
+                         RequestBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement,
+                         UploadFastPath* uploads)
     : scenario_(scenario),
       load_(*scenario.perf_analyzer),
       host_(host),
@@ -21,6 +22,7 @@ PerfClients::PerfClients(const Scenario& scenario, sg4::Host* host, std::vector<
       recorder_(recorder),
       level_(level),
       measurement_(measurement),
+      uploads_(uploads),
       rng_(scenario.simulation.seed),
       draws_(!std::holds_alternative<ConstantDist>(load_.client_send) ||
              !std::holds_alternative<ConstantDist>(load_.client_recv)),
@@ -57,8 +59,8 @@ void PerfClients::closed_loop(int client) {
 }
 
 // perf_analyzer schedules sends at k / rate (constant) or with exponential gaps (Poisson); each
-// request runs on its own, so a slow response does not delay the next send. A request's actor
-// ends with it, so the run holds what is in flight, not the level's total.
+// request runs on its own, so a slow response does not delay the next send. Each goes to an idle
+// slot (a new one if none is idle), so the run holds what is in flight, not the level's total.
 void PerfClients::generate_requests() {
   double at = 0;
   for (int k = 0;; ++k) {
@@ -73,10 +75,30 @@ void PerfClients::generate_requests() {
       sg4::this_actor::exit();
     }
     ++in_flight_;
-    sg4::Actor::create("perf-request", host_, [this, k]() {
-      one_request(k, client_rng(k).get());
-      --in_flight_;
-    })->daemonize();
+    hand_to_slot(k);
+  }
+}
+
+// A slot handed a request runs it in the same instant, as an actor created for it would.
+void PerfClients::hand_to_slot(int request) {
+  if (idle_slots_.empty()) {
+    Slot* slot = slots_.emplace_back(std::make_unique<Slot>()).get();
+    slot->request = request;
+    sg4::Actor::create("perf-request", host_, [this, slot]() { run_slot(*slot); })->daemonize();
+    return;
+  }
+  Slot* slot = idle_slots_.back();
+  idle_slots_.pop_back();
+  slot->request = request;
+  slot->handed->release();
+}
+
+void PerfClients::run_slot(Slot& slot) {
+  for (;;) {
+    one_request(slot.request, client_rng(slot.request).get());
+    --in_flight_;
+    idle_slots_.push_back(&slot);
+    slot.handed->acquire();
   }
 }
 
@@ -110,8 +132,12 @@ void PerfClients::one_request(int client, Rng* rng) {
   sg4::Mailbox* inbox = r->reply_to;
   InferenceServer& server = *servers_[rec.server];
   recorder_.request_sent(*r);
-  sg4::Comm::sendto(host_, server.host(), static_cast<std::uint64_t>(rec.input_bytes));
-  server.receive(r);
+  if (uploads_) {  // the server receives it from the fast path, in maestro
+    uploads_->start(r, host_);
+  } else {
+    sg4::Comm::sendto(host_, server.host(), static_cast<std::uint64_t>(rec.input_bytes));
+    server.receive(r);
+  }
   InFlightRequest* answer = inbox->get<InFlightRequest>();
   free_mailboxes_.push_back(inbox);
   answer->record.received_s = sg4::Engine::get_clock();

@@ -15,13 +15,16 @@
 #include "sim/control/load_balancer.hpp"
 #include "sim/recorder.hpp"
 #include "sim/server/inference_server.hpp"
+#include "sim/upload_fast_path.hpp"
 
 namespace sonicsim::sim {
 
 class PerfClients {
  public:
+  // `uploads`: the upload fast path, or null (uploads are SimGrid transfers).
   PerfClients(const Scenario& scenario, simgrid::s4u::Host* host, std::vector<std::unique_ptr<InferenceServer>>& servers,
-              RequestBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement);
+              RequestBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement,
+              UploadFastPath* uploads);
 
   // Creates the client actors (daemons: they stop when the measurement actor ends the run).
   void start();
@@ -30,8 +33,18 @@ class PerfClients {
   const std::string& limit_reached() const { return limit_reached_; }
 
  private:
+  // A request-rate level's requests run on slots: actors that each run one request at a time and
+  // wait, idle, for the next the generator hands them. There are as many as requests were ever in
+  // flight at once, so a level holds what it has in flight, not what it has sent.
+  struct Slot {
+    simgrid::s4u::SemaphorePtr handed = simgrid::s4u::Semaphore::create(0);
+    int request = 0;
+  };
+
   void closed_loop(int client);
   void generate_requests();
+  void hand_to_slot(int request);
+  void run_slot(Slot& slot);
   // `rng`: the client's own stream, for its send and receive times (null where both are constants).
   void one_request(int client, Rng* rng);
   std::unique_ptr<Rng> client_rng(std::int64_t client) const;
@@ -46,8 +59,11 @@ class PerfClients {
   Recorder& recorder_;
   double level_;
   PerfMeasurement& measurement_;
+  UploadFastPath* uploads_;
   Rng rng_;  // the request-rate load's Poisson gaps
   bool draws_ = false;  // the send or receive time is drawn (not a constant)
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<Slot*> idle_slots_;
   std::vector<simgrid::s4u::Mailbox*> free_mailboxes_;
   int next_mailbox_ = 0;
   int next_request_ = 0;

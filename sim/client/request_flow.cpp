@@ -85,9 +85,16 @@ void RequestFlow::send(std::int64_t part, int tries, bool failed_over, int serve
 // The upload of a request to its server, and a receive posted for its answer: a receive for each
 // request a server will hold, so that every answer transfer starts as soon as the server sends it.
 void RequestFlow::to_server(InFlightRequest* r, sg4::Host* from) {
-  post(Stage::ToServer, r,
-       sg4::Comm::sendto_async(from, context_.servers[r->record.server]->host(),
-                               static_cast<std::uint64_t>(r->record.input_bytes)));
+  if (context_.uploads && from == host_) {  // the server receives it from the fast path, in maestro
+    r->upload_watcher = this;
+    r->watch_slot = fast_uploads_.size();
+    fast_uploads_.push_back(r);
+    context_.uploads->start(r, from);
+  } else {
+    post(Stage::ToServer, r,
+         sg4::Comm::sendto_async(from, context_.servers[r->record.server]->host(),
+                                 static_cast<std::uint64_t>(r->record.input_bytes)));
+  }
   std::size_t slot;
   if (free_slots_.empty()) {
     slot = received_.size();
@@ -296,9 +303,24 @@ void RequestFlow::drop(InFlightRequest* r, bool on_way_to_server) {
   context_.recorder.recycle(r);
 }
 
+// The request has reached its server (delivered even if abandoned meanwhile, as a SimGrid upload is).
+void RequestFlow::upload_ended(InFlightRequest* r) {
+  InFlightRequest* last = fast_uploads_.back();
+  fast_uploads_[r->watch_slot] = last;
+  last->watch_slot = r->watch_slot;
+  fast_uploads_.pop_back();
+  r->upload_watcher = nullptr;
+}
+
 // What is still under way belongs to abandoned requests: the transfers and receives stop, and the
 // answers still to come are never read.
 void RequestFlow::end_of_job() {
+  for (InFlightRequest* r : fast_uploads_) {
+    context_.uploads->cancel(r);
+    r->upload_watcher = nullptr;
+    drop(r, true);
+  }
+  fast_uploads_.clear();
   for (std::size_t i = 0; i < activities_.size(); ++i) {
     activities_[i]->cancel();
     if (pending_[i].request) drop(pending_[i].request, pending_[i].stage == Stage::ToServer);

@@ -24,7 +24,7 @@
 
 namespace sonicsim::sim {
 
-class RequestFlow {
+class RequestFlow : private UploadWatcher {
  public:
   // Per request of an event, for models with a variable dim: its elements and its padded shape.
   using PartElements = std::vector<std::pair<std::int64_t, std::int64_t>>;
@@ -71,6 +71,7 @@ class RequestFlow {
   void give_up();
   void forget(InFlightRequest* request);  // a request no longer live: its deadline goes
   void drop(InFlightRequest* request, bool on_way_to_server);  // an abandoned request's last stage ended
+  void upload_ended(InFlightRequest* request) override;
 
   JobContext context_;
   int job_;
@@ -98,6 +99,7 @@ class RequestFlow {
   std::vector<std::size_t> free_slots_;
   std::vector<InFlightRequest*> live_;  // sent, neither answered nor abandoned
   std::vector<Timer> timers_;
+  std::vector<InFlightRequest*> fast_uploads_;  // uploads under way on the upload fast path
 };
 
 }  // namespace sonicsim::sim

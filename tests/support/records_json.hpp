@@ -73,6 +73,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_qu
                                    gate_checks_without_metric, gate_threshold_ms, events_on_gate_fallback, connection_limited,
                                    connections, connections_refused, scraped, timeseries,
                                    autoscaling, fixed_gpu_seconds, job_core_seconds, currency, cpu_core_hour_price,
-                                   gpu_hour_price)
+                                   gpu_hour_price, network_fast_path)
 
 }  // namespace sonicsim

@@ -44,13 +44,14 @@ StoppingRule read_stopping_rule(const JsonNode& node) {
 }
 
 NetworkModel read_network(const JsonNode& node) {
-  node.allow_only({"model", "tcp_gamma", "crosstraffic", "latency_factor", "bandwidth_factor"});
+  node.allow_only({"model", "tcp_gamma", "crosstraffic", "latency_factor", "bandwidth_factor", "fast_path"});
   NetworkModel network;
   if (auto m = node.find("model")) network.model = m->choice(kNetworkModels);
   if (auto g = node.find("tcp_gamma")) network.tcp_gamma_bytes = g->bytes();
   if (auto c = node.find("crosstraffic")) network.crosstraffic = c->boolean();
   if (auto f = node.find("latency_factor")) network.latency_factor = f->number_in(limits::kMinFactor, limits::kMaxFactor);
   if (auto f = node.find("bandwidth_factor")) network.bandwidth_factor = f->number_in(limits::kMinFactor, limits::kMaxFactor);
+  if (auto f = node.find("fast_path")) network.fast_path = f->boolean();
   return network;
 }
 

@@ -58,6 +58,7 @@ Summary every_section(DeviceNaming naming) {
   s.usage = UsageSummary{14.75, 401.5, 0.0147, "EUR", 0.00123};
   s.autoscaling = AutoscalingSummary{2.25, 2.5, 0.34375, 5, 8, 7, 6, 13, 1, 12.5};
   s.precision_stop = PrecisionStop{0.02, 11, true, 1900.5, false, CycleStop{600, 1800, 12000.5}};
+  s.network = NetworkSummary{"off: network/crosstraffic is on"};
   return s;
 }
 
@@ -87,7 +88,8 @@ const char* const kGpuSections = R"({
     "pods": {"created": 8, "became_ready": 7, "deleted": 6}, "requests_refused_while_draining": 13,
     "requests_killed_after_grace_period": 1, "threshold": 12.5},
   "stopping": {"relative_half_width_95": 0.02, "checks": 11, "reached": true, "load_from_s": 1900.5, "drained": false,
-    "load_cycles": {"cycle_s": 600, "repeats_from_s": 1800, "repeats_until_s": 12000.5}}
+    "load_cycles": {"cycle_s": 600, "repeats_from_s": 1800, "repeats_until_s": 12000.5}},
+  "network": {"fast_path": "off: network/crosstraffic is on"}
 })";
 
 // The whole document written, read back, and written again.

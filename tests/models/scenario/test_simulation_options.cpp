@@ -1,4 +1,4 @@
-// The scenario's "simulation" section: the stopping rule's settings.
+// The scenario's "simulation" section: the stopping rule's settings, the upload fast path.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -22,4 +22,15 @@ TEST_CASE("stopping-rule settings are checked") {
   d["simulation"]["stop_at_precision"] = {{"relative_half_width", "1%"}, {"max_time", "-5s"}};
   CHECK(test::input_error_of([&] { test::parse(d); }).find("/simulation/stop_at_precision/max_time: ") !=
         std::string::npos);
+}
+
+TEST_CASE("the upload fast path is off unless asked for, and asked for with a boolean") {
+  json d = test::base_scenario();
+  CHECK_FALSE(test::parse(d).simulation.network.fast_path);
+  d["simulation"]["network"]["fast_path"] = true;
+  CHECK(test::parse(d).simulation.network.fast_path);
+  d["simulation"]["network"]["fast_path"] = "yes";
+  const std::string error = test::input_error_of([&] { test::parse(d); });
+  CHECK(error.find("/simulation/network/fast_path: ") != std::string::npos);
+  CHECK(error.find('\n') == std::string::npos);
 }

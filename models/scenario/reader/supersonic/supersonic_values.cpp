@@ -1,5 +1,6 @@
 #include "models/scenario/reader/supersonic/supersonic_values.hpp"
 
+#include "models/io/json/json_reader.hpp"
 #include "models/io/yaml/yaml_reader.hpp"
 #include "models/scenario/reader/supersonic/chart_values.hpp"
 #include "models/scenario/reader/supersonic/helm_values.hpp"
