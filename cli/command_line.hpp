@@ -1,6 +1,6 @@
 #pragma once
 // The parsing every command shares: its named options, plus positional arguments collected under
-// one hidden option; --help prints the options.
+// one hidden option; --help prints the options, and a misspelt option gets the nearest one.
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/option_suggestion.hpp"
 #include "models/io/units.hpp"
 
 namespace sonicsim::cli {
@@ -28,7 +29,11 @@ inline std::optional<boost::program_options::variables_map> parse_command_line(
   po::positional_options_description positions;
   positions.add(positional_name, max_positional);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
+  } catch (const po::unknown_option& e) {
+    throw po::error(unknown_option_message(e.get_option_name(), options));
+  }
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << options << '\n';

@@ -13,6 +13,7 @@
 #include "cli/validate_command.hpp"
 #include "models/io/json/json_reader.hpp"
 #include "models/io/message_text.hpp"
+#include "sim/simulation.hpp"
 
 namespace {
 
@@ -26,6 +27,7 @@ const char* const kUsage =
     "  analytic SCENARIO.json  the closed-form t_SONIC model next to the simulation\n"
     "  validate SCENARIO.json LOG...  measured vs simulated, with tolerances (exit 1 on failure)\n"
     "  calibrate FILE...    fit kernel-latency models tau(batch) to measurements; --output MODEL.json\n"
+    "  version              sonicsim's version and the SimGrid it runs on (also --version)\n"
     "\n"
     "`sonicsim COMMAND --help` describes a command's options.\n";
 
@@ -44,6 +46,10 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];
+  if (command == "--version" || command == "version") {  // SONICSIM_VERSION: CMakeLists.txt's project(VERSION)
+    std::cout << "sonicsim " SONICSIM_VERSION " (" << sonicsim::simulation_library_version() << ")\n";
+    return 0;
+  }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     if (command == "run") return sonicsim::cli::run_command(rest);
@@ -53,7 +59,7 @@ int main(int argc, char** argv) {
     if (command == "sweep") return sonicsim::cli::sweep_command(rest);
     if (command == "calibrate") return sonicsim::cli::calibrate_command(rest);
     std::cerr << "sonicsim: error: unknown command \"" << sonicsim::printable(command)
-              << "\" (expected run, sweep, plan, analytic, validate or calibrate; see sonicsim --help)\n";
+              << "\" (expected run, sweep, plan, analytic, validate, calibrate or version; see sonicsim --help)\n";
     return 2;
   } catch (const sonicsim::InputError& e) {
     return report(e, 2);

@@ -14,6 +14,7 @@
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
 #include "cli/perf_run.hpp"
+#include "cli/simulation_progress.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 #include "models/scenario/reader/warnings.hpp"
 #include "sim/simulation.hpp"
@@ -73,7 +74,9 @@ int run_command(const std::vector<std::string>& args) {
     if (const int g = retyped_group(pointer); g >= 0) retyped.insert(g);
   for (const std::string& warning : scenario_warnings(scenario, retyped)) std::cerr << "sonicsim: warning: " << warning << '\n';
 
-  const SimulationResults results = simulate(scenario);
+  SimulationProgressLine progress(!vm.count("quiet") && stderr_is_terminal());
+  const SimulationResults results = simulate(scenario, progress.observer());
+  progress.clear();
   const Summary summary = summarize(results);
   if (!vm.count("quiet"))
     std::cout << format_summary(summary, min_batch_events(static_cast<std::size_t>(results.concurrent_jobs)));

@@ -1,31 +1,19 @@
 #include "cli/validate_command.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <map>
 
-#include "analysis/calibration/perf_analyzer_csv.hpp"
-#include "analysis/outputs/perf_report.hpp"
-#include "analysis/summary/summary.hpp"
-#include "analysis/validation/comparison.hpp"
-#include "analysis/validation/job_throughput.hpp"
 #include "analysis/validation/metric_ids.hpp"
-#include "analysis/validation/perf_profile.hpp"
-#include "analysis/validation/prometheus_export.hpp"
-#include "analysis/validation/timeseries_comparison.hpp"
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
-#include "cli/processes/isolated_run.hpp"
 #include "cli/sweep/sweep_grid.hpp"
-#include "models/io/input_file.hpp"
+#include "cli/validate/recorded_run.hpp"
+#include "cli/validate/side_comparison.hpp"
 #include "models/io/json/json_reader.hpp"
 #include "models/io/limits.hpp"
 #include "models/io/text_format.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
-#include "sim/perf_simulation.hpp"
-#include "sim/simulation.hpp"
 
 namespace sonicsim::cli {
 namespace po = boost::program_options;
@@ -34,286 +22,22 @@ using namespace sonicsim::validation;
 
 namespace {
 
-using Overrides = std::vector<std::pair<std::string, std::string>>;
-
-std::string load_label(double load) {
-  return printf_string("%g", load);
-}
-
-struct Logs {
-  std::vector<LoggedEvent> events;
-  std::vector<LoggedJob> jobs;
-  std::vector<TritonScrape> scrapes;
-  std::vector<double> job_throughputs;  // events/s, one per job
-  std::vector<calibration::PerfAnalyzerTable> perf_tables;  // perf_analyzer -f CSVs
-  std::vector<ProfileExperiment> profile;                   // perf_analyzer --profile-export-file
-  std::vector<MeasuredColumn> columns;                      // Prometheus range-query exports
-  bool perf() const { return !perf_tables.empty() || !profile.empty(); }
-};
-
-// The logs validate reads, as the messages name them.
-constexpr const char* kLogFormats =
-    "an event CSV (job,event,start_s,end_s or start,end; a run's events.csv is one), condor_history -json, "
-    "Triton /metrics scrapes, a per-job throughput log (one events/s value per line, one line per job), "
-    "perf_analyzer's CSV (-f) or its profile export (--profile-export-file)";
-
-// A JSON object that is not perf_analyzer's profile export (its key: "experiments") is no log.
-void check_profile_export(const std::string& text, const std::string& path) {
-  const json document = parse_json_text(text, path);
-  if (document.is_object() && document.contains("experiments")) return;
-  const bool summary = document.is_object() && document.contains("scenario") && document.contains("events");
-  throw InputError(path, "",
-                   std::string(summary ? "a sonicsim summary.json is not a log (give validate the run's events.csv)"
-                                       : "not a log format sonicsim reads") +
-                       "; validate reads " + kLogFormats);
-}
-
-// A range-query export: COLUMN=FILE names the timeseries.csv column it measures; a bare FILE is
-// matched by its series' documented names.
-void read_prometheus_export(const std::string& text, const std::string& path, const std::string& column, Logs& logs) {
-  const PromExport file = parse_prometheus_export(text, path);
-  std::string as = column;
-  if (as.empty()) {
-    for (const PromSeries& s : file.series) {
-      const std::string c = column_of_metric_name(s.name);
-      if (c.empty() || (!as.empty() && c != as))
-        throw InputError(path, "", "cannot tell which series \"" + (s.name.empty() ? std::string("(an expression)") : s.name) +
-                                       "\" measures: give it as COLUMN=" + path + " (columns: ready, metric, "
-                                       "requests_per_s, queue_ms, gpu_utilization)");
-      as = c;
-    }
-  }
-  for (const MeasuredColumn& c : logs.columns)
-    if (c.column == as) throw InputError(path, "", "\"" + as + "\" is already measured by " + c.path);
-  logs.columns.push_back(measured_column(file, as));
-}
-
-// What a LOG argument is, from its content: condor_history JSON, Prometheus text, a profile
-// export, a perf_analyzer CSV, a per-job throughput log (bare numbers), or an event CSV.
-void read_log(const std::string& argument, Logs& logs) {
-  const auto at = argument.rfind('@');
-  std::string path = argument;
-  std::optional<double> time_s;
-  if (at != std::string::npos && at > 0) {
-    const std::string seconds = argument.substr(at + 1);
-    double value = 0;
-    const auto [stop, error] = std::from_chars(seconds.data(), seconds.data() + seconds.size(), value);
-    if (!seconds.empty() && error == std::errc() && stop == seconds.data() + seconds.size()) {
-      if (!std::isfinite(value) || value < 0)
-        throw po::error("\"" + argument + "\": expected FILE@SECONDS with SECONDS a finite time of at least 0");
-      time_s = value;
-      path = argument.substr(0, at);
-    }
-  }
-  std::string column;
-  if (const auto eq = path.find('='); eq != std::string::npos)
-    for (const std::string& c : prometheus_columns())
-      if (path.substr(0, eq) == c) column = c, path = path.substr(eq + 1);
-  const std::string text = read_input_file(path, kMaxLogFileBytes);
-  if (!column.empty() || is_prometheus_export(text)) return read_prometheus_export(text, path, column, logs);
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) throw InputError(path, "", std::string("an empty log; validate reads ") + kLogFormats);
-  if (text[first] == '[') {
-    const auto jobs = parse_condor_history(text, path);
-    logs.jobs.insert(logs.jobs.end(), jobs.begin(), jobs.end());
-  } else if (text.find("nv_inference_") != std::string::npos) {
-    logs.scrapes.push_back(parse_prometheus_scrape(text, path, time_s));
-  } else if (text[first] == '{') {
-    check_profile_export(text, path);
-    const auto experiments = parse_perf_profile(text, path);
-    logs.profile.insert(logs.profile.end(), experiments.begin(), experiments.end());
-  } else if (text.rfind("Concurrency,", 0) == 0 || text.rfind("Request Rate,", 0) == 0) {
-    logs.perf_tables.push_back(calibration::parse_perf_analyzer_csv(text, path));
-  } else if (is_job_throughput_log(text)) {
-    const auto rates = parse_job_throughput_log(text, path);
-    logs.job_throughputs.insert(logs.job_throughputs.end(), rates.begin(), rates.end());
-  } else {
-    const auto events = parse_event_log(text, path);
-    logs.events.insert(logs.events.end(), events.begin(), events.end());
-  }
-}
-
-// What the simulation gives for comparison: every event (job, start, end), every job's events per
-// second (from its job record) and the summary.
-json simulate_for_validation(const std::string& path, const Overrides& overrides) {
-  Overrides o = overrides;
-  o.emplace_back("/simulation/outputs", "[]");
-  const Scenario scenario = load_scenario(path, o);
-  if (scenario.perf_analyzer) throw po::error("validate compares grid-job workloads with site logs; this is a perf_analyzer load");
-  return json::parse(run_isolated([&] {
-    const SimulationResults results = simulate(scenario);
-    json events = json::array();
-    for (const EventRecord& e : results.events)
-      if (e.start_s >= results.warmup_s) events.push_back({e.job, e.start_s, e.end_s});
-    const Summary summary = summarize(results);
-    double success = 0, inferences = 0, executions = 0, queue_ns = 0;
-    for (const TritonServerStatistics& server : summary.triton)
-      for (const TritonModelStatistics& t : server.models) {
-        success += static_cast<double>(t.success.count);
-        inferences += static_cast<double>(t.inference_count);
-        executions += static_cast<double>(t.execution_count);
-        queue_ns += static_cast<double>(t.queue.ns);
-      }
-    json timeseries = json::array();
-    for (const TimeseriesRow& r : results.timeseries)
-      timeseries.push_back({r.t_s, r.ready, r.metric ? json(*r.metric) : json(), r.requests_per_s ? json(*r.requests_per_s) : json(),
-                            r.queue_ms ? json(*r.queue_ms) : json(), r.gpu_utilization ? json(*r.gpu_utilization) : json(),
-                            r.jobs_running});
-    return json{{"events", events},
-                {"timeseries", timeseries},
-                {"job_throughputs", job_throughputs(results.jobs)},
-                {"end_s", results.end_s},
-                {"triton", {success, inferences, executions, queue_ns}},
-                {"gpu_utilization", summary.gpu_utilization}}
-        .dump();
-  }));
-}
-
-// A perf_analyzer scenario: each load level simulated in its own process; its perf_analyzer row
-// and the latencies (s) of the requests answered inside the windows.
-json simulate_perf_for_validation(const std::string& path, const Overrides& overrides) {
-  const Scenario scenario = load_scenario(path, overrides);
-  if (!scenario.perf_analyzer) throw po::error("perf_analyzer logs need a scenario with a \"perf_analyzer\" load");
-  json levels = json::array();
-  for (std::size_t level = 0; level < scenario.perf_analyzer->levels.size(); ++level)
-    levels.push_back(json::parse(run_isolated([&] {
-      const PerfMeasurement m = simulate_perf_level(scenario, level);
-      std::vector<double> latencies;
-      for (std::int64_t ns : m.latencies_ns) latencies.push_back(static_cast<double>(ns) * 1e-9);
-      return json{{"level", m.level}, {"row", perf_row(m)}, {"latencies_s", latencies},
-                  {"no_response", no_response_error(scenario, m.level)}}.dump();
-    })));
-  return levels;
-}
-
-std::vector<ValidationRow> compare_perf(const Logs& logs, const json& levels, const Tolerances& tolerances) {
-  const auto simulated_level = [&](double load) -> const json& {
-    for (const auto& l : levels)
-      if (std::abs(l["level"].get<double>() - load) <= 1e-9 * load)  // a level with no response has nothing to compare
-        return !l["latencies_s"].empty() ? l : throw InputError(l["no_response"].get<std::string>());
-    throw po::error("the logs measured load " + load_label(load) + ", which the scenario's perf_analyzer levels do not have");
-  };
-  std::vector<ValidationRow> rows;
-  for (const auto& table : logs.perf_tables)
-    for (const auto& measured : table.rows) {
-      const json& sim = simulated_level(measured.load);
-      const PerfRow row = sim["row"].get<PerfRow>();
-      const std::string id = "perf_" + load_label(measured.load), at = " at " + table.load_column + " " + load_label(measured.load);
-      rows.push_back(compare_value(id + "_inferences_per_s", "inferences/s" + at, measured.inferences_per_s,
-                                   row.inferences_per_s, tolerances));
-      if (measured.p50_us)
-        rows.push_back(compare_value(id + "_p50", "p50 latency (us)" + at, static_cast<double>(*measured.p50_us),
-                                     static_cast<double>(row.p50_us), tolerances));
-      if (measured.p99_us)
-        rows.push_back(compare_value(id + "_p99", "p99 latency (us)" + at, static_cast<double>(*measured.p99_us),
-                                     static_cast<double>(row.p99_us), tolerances));
-    }
-  for (const auto& experiment : logs.profile) {
-    const json& sim = simulated_level(experiment.value);
-    const auto latency_rows = compare_times("perf_" + load_label(experiment.value) + "_latency",
-                                            "latency at " + experiment.mode + " " + load_label(experiment.value),
-                                            experiment.latencies_s, sim["latencies_s"].get<std::vector<double>>(),
-                                            tolerances);
-    rows.insert(rows.end(), latency_rows.begin(), latency_rows.end());
-  }
-  return rows;
-}
-
-struct TimeOptions {
-  std::optional<double> start_unix_s;  // --prometheus-start
-  std::vector<double> load_steps_s;    // --load-step
-};
-
-std::vector<TimeseriesRow> simulated_timeseries(const json& rows) {
-  std::vector<TimeseriesRow> out;
-  const auto optional = [](const json& v) { return v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()); };
-  for (const auto& r : rows) {
-    TimeseriesRow row;
-    row.t_s = r[0], row.ready = r[1], row.metric = optional(r[2]), row.requests_per_s = optional(r[3]);
-    row.queue_ms = optional(r[4]), row.gpu_utilization = optional(r[5]), row.jobs_running = r[6];
-    out.push_back(row);
-  }
-  if (out.empty())
-    throw po::error("Prometheus exports need a scenario that Prometheus scrapes (a saturation gate or an autoscaler)");
-  return out;
-}
-
-std::vector<ValidationRow> compare_prometheus(const Logs& logs, const json& sim, const TimeOptions& times,
-                                              const Tolerances& tolerances) {
-  const std::vector<TimeseriesRow> simulated = simulated_timeseries(sim["timeseries"]);
-  double start = INFINITY;
-  for (const MeasuredColumn& c : logs.columns)
-    if (!c.t_s.empty()) start = std::min(start, c.t_s.front());
-  std::vector<std::string> notes;
-  auto rows = compare_timeseries(logs.columns, simulated, times.start_unix_s.value_or(start),
-                                 times.load_steps_s.empty() ? load_steps(simulated) : times.load_steps_s, tolerances, &notes);
-  for (const std::string& note : notes) std::cerr << "sonicsim: note: " << one_line(note) << "\n";
-  return rows;
-}
-
-std::vector<ValidationRow> compare(const Logs& logs, const json& sim, const TimeOptions& times, const Tolerances& tolerances) {
-  std::vector<ValidationRow> rows;
-  std::vector<LoggedEvent> simulated;
-  for (const auto& e : sim["events"]) simulated.push_back({std::to_string(e[0].get<int>()), 0, e[1], e[2], "", 0});
-  if (!logs.events.empty()) {
-    // Compared at the logs' resolution: events.csv writes microseconds, and events that take the
-    // same time in the simulation must take the same time in its log too.
-    int decimals = 0;
-    for (const auto& e : logs.events) decimals = std::max(decimals, e.decimals);
-    for (auto& e : simulated) e.start_s = at_resolution(e.start_s, decimals), e.end_s = at_resolution(e.end_s, decimals);
-    std::vector<double> measured_times, simulated_times;
-    for (const auto& e : logs.events) measured_times.push_back(e.time_s());
-    for (const auto& e : simulated) simulated_times.push_back(e.time_s());
-    if (simulated_times.empty()) throw std::runtime_error("the simulation completed no event to compare");
-    rows = compare_times("event_time", "event time", measured_times, simulated_times, tolerances, std::pow(10.0, -decimals));
-    rows.push_back(compare_value("events_per_s", "events per second", events_per_s(logs.events), events_per_s(simulated),
-                                 tolerances));
-  }
-  if (!logs.jobs.empty()) {
-    std::map<std::string, std::pair<double, double>> spans;  // job -> first start, last end
-    for (const auto& e : simulated) {
-      auto [it, fresh] = spans.try_emplace(e.job, e.start_s, e.end_s);
-      if (!fresh) it->second = {std::min(it->second.first, e.start_s), std::max(it->second.second, e.end_s)};
-    }
-    std::vector<double> measured_times, simulated_times;
-    for (const auto& j : logs.jobs) measured_times.push_back(j.wall_s);
-    for (const auto& [job, span] : spans) simulated_times.push_back(span.second - span.first);
-    const auto job_rows = compare_times("job_time", "job wall time", measured_times, simulated_times, tolerances);
-    rows.insert(rows.end(), job_rows.begin(), job_rows.end());
-  }
-  if (!logs.job_throughputs.empty()) {
-    const auto simulated_rates = sim["job_throughputs"].get<std::vector<double>>();
-    if (simulated_rates.empty())
-      throw po::error("the simulation has no job that ended having completed its events, so no per-job throughput "
-                      "to compare with the log (a duration-limited run leaves its jobs running: give them events)");
-    const auto rate_rows = compare_job_throughputs(logs.job_throughputs, simulated_rates, tolerances);
-    rows.insert(rows.end(), rate_rows.begin(), rate_rows.end());
-  }
-  if (!logs.scrapes.empty()) {
-    const auto& t = sim["triton"];
-    TritonScrape start, end;
-    end.time_s = sim["end_s"].get<double>();
-    end.success = t[0], end.inferences = t[1], end.executions = t[2], end.queue_us = t[3].get<double>() / 1000;
-    start.gpu_utilization = end.gpu_utilization = sim["gpu_utilization"].get<double>();
-    const auto triton_rows = compare_triton(triton_window(logs.scrapes), triton_window({start, end}), tolerances);
-    rows.insert(rows.end(), triton_rows.begin(), triton_rows.end());
-  }
-  if (!logs.columns.empty()) {
-    const auto series_rows = compare_prometheus(logs, sim, times, tolerances);
-    rows.insert(rows.end(), series_rows.begin(), series_rows.end());
-  }
-  return rows;
-}
-
+// The logs against the scenario simulated now, or against the run in `run_dir` where one is given.
 std::vector<ValidationRow> simulate_and_compare(const std::string& path, const Overrides& overrides, const Logs& logs,
-                                                const TimeOptions& times, const Tolerances& tolerances) {
+                                                const TimeOptions& times, const Tolerances& tolerances,
+                                                const std::string& run_dir) {
   if (logs.perf()) {
-    if (!logs.events.empty() || !logs.jobs.empty() || !logs.scrapes.empty() || !logs.job_throughputs.empty() ||
-        !logs.columns.empty())
+    if (logs.grid_jobs())
       throw po::error("perf_analyzer logs and grid-job logs need different scenarios: validate them separately");
-    return compare_perf(logs, simulate_perf_for_validation(path, overrides), tolerances);
+    if (!run_dir.empty())
+      throw po::error("--run reads a grid-job run's outputs; perf_analyzer logs are compared with levels simulated now");
+    return compare_with_perf_levels(logs, simulate_perf_levels(path, overrides), tolerances);
   }
-  return compare(logs, simulate_for_validation(path, overrides), times, tolerances);
+  if (run_dir.empty()) return compare_with_run(logs, simulate_side(path, overrides), times, tolerances);
+  const Scenario scenario = load_scenario(path, overrides);
+  if (scenario.perf_analyzer) throw po::error("validate compares grid-job workloads with site logs; this is a perf_analyzer load");
+  const RunNeeds needs{!logs.events.empty() || !logs.jobs.empty(), !logs.job_throughputs.empty(), !logs.columns.empty()};
+  return compare_with_run(logs, read_recorded_run(run_dir, scenario, needs), times, tolerances);
 }
 
 Tolerances read_tolerances(const std::string& path, const std::vector<std::string>& flags) {
@@ -348,6 +72,8 @@ const ValidationRow* find_row(const std::vector<ValidationRow>& rows, const std:
   return nullptr;
 }
 
+std::string load_label(double load) { return printf_string("%g", load); }
+
 }  // namespace
 
 int validate_command(const std::vector<std::string>& args) {
@@ -359,11 +85,14 @@ int validate_command(const std::vector<std::string>& args) {
                                   "timeseries.csv column it measures);\n"
                                   "  or, for a perf_analyzer scenario, perf_analyzer's CSV (-f) or JSON profile export");
   std::vector<std::string> sets, tolerance_flags, fits;
-  std::string tolerance_file, fit_metric;
+  std::string tolerance_file, fit_metric, run_dir;
   std::vector<double> load_steps_s;
   double prometheus_start = 0;
   options.add_options()
       ("help,h", "show this help")
+      ("run", po::value(&run_dir), "DIR: compare the outputs the run wrote there (sonicsim run SCENARIO.json --output "
+                                   "DIR) instead of simulating; its summary.json must name the scenario, seed and "
+                                   "latency quantile (give the run's --set values too: the rest is not checked)")
       ("tolerances", po::value(&tolerance_file), "JSON file: {\"relative\": 0.1, \"ks\": 0.2, \"metrics\": {ID: FRACTION}}")
       ("tolerance", po::value(&tolerance_flags)->composing(), "METRIC=FRACTION for one metric (repeatable)")
       ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
@@ -381,6 +110,8 @@ int validate_command(const std::vector<std::string>& args) {
   if (!parsed) return 0;
   if (positional.size() < 2) throw po::error("expected a scenario and at least one log (sonicsim validate SCENARIO.json LOG...)");
   if (fits.size() > 1) throw po::error("--fit takes one axis at a time");
+  if (!fits.empty() && parsed->count("run")) throw po::error("--fit simulates each value it tries; it does not go with --run");
+  if (parsed->count("run") && run_dir.empty()) throw po::error("--run expects the directory of a run (--run DIR)");
   const std::string scenario_path = positional.front();
   const Tolerances tolerances = read_tolerances(tolerance_file, tolerance_flags);
   TimeOptions times;
@@ -412,7 +143,7 @@ int validate_command(const std::vector<std::string>& args) {
     for (const std::string& value : axis.values) {
       Overrides o = overrides;
       o.emplace_back(axis.pointer, value);
-      const auto rows = simulate_and_compare(scenario_path, o, logs, times, tolerances);
+      const auto rows = simulate_and_compare(scenario_path, o, logs, times, tolerances, "");
       const ValidationRow* row = find_row(rows, metric);
       if (!row) throw po::error("--fit-metric \"" + metric + "\" is not among the metrics these logs give");
       if (!row->applicable) throw po::error("--fit-metric \"" + metric + "\" is not applicable: " + row->note);
@@ -423,10 +154,13 @@ int validate_command(const std::vector<std::string>& args) {
     overrides.emplace_back(axis.pointer, best);
   }
 
-  const auto rows = simulate_and_compare(scenario_path, overrides, logs, times, tolerances);
+  const auto rows = simulate_and_compare(scenario_path, overrides, logs, times, tolerances, run_dir);
   std::cout << "validation of " << scenario_path << " against " << positional.size() - 1
-            << (positional.size() == 2 ? " log\n" : " logs\n") << format_rows(rows);
-  std::cout << verdict_line(rows);
+            << (positional.size() == 2 ? " log\n" : " logs\n");
+  if (!run_dir.empty())
+    std::cout << "simulated side: the run in " << run_dir << ", not simulated again (its scenario name, seed and "
+              << "latency quantile checked)\n";
+  std::cout << format_rows(rows) << verdict_line(rows);
   for (const auto& r : rows)
     if (!r.pass) return 1;
   return 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
 
 #include "analysis/invariants.hpp"
 #include "analysis/stats/cycle_estimate.hpp"
@@ -30,6 +31,7 @@
 #include "sim/control/saturation_gate.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/platform.hpp"
+#include "sim/progress_watch.hpp"
 #include "sim/recorder.hpp"
 #include "sim/server/inference_server.hpp"
 #include "sim/server/server_failures.hpp"
@@ -132,7 +134,7 @@ double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim
 
 }  // namespace
 
-SimulationResults simulate(const Scenario& scenario) {
+SimulationResults simulate(const Scenario& scenario, const ProgressObserver& observer) {
   const auto engine_owner = sim::make_engine(scenario.simulation);
   sg4::Engine& engine = *engine_owner;
 
@@ -169,7 +171,12 @@ SimulationResults simulate(const Scenario& scenario) {
                                 gate ? &*gate : nullptr};
   std::vector<PlannedJob> jobs = plan_jobs(scenario.workload, scenario.simulation.seed);
   double last_submission_s = 0;  // the workload is at its load from then
-  for (const PlannedJob& job : jobs) last_submission_s = std::max(last_submission_s, job.submit_s);
+  std::optional<std::int64_t> events_total = 0;
+  for (const PlannedJob& job : jobs) {
+    last_submission_s = std::max(last_submission_s, job.submit_s);
+    events_total = job.events && events_total ? std::optional(*events_total + *job.events) : std::nullopt;
+  }
+  const sim::ProgressWatch watch(scenario, events_total, recorder, observer);
   std::optional<sim::BatchSystem> batch_system;
   if (scenario.workload.submit) {
     batch_system.emplace(farm, sim::core_slots(scenario, farm), std::move(jobs), context);
@@ -230,6 +237,12 @@ SimulationResults simulate(const Scenario& scenario) {
   sg4::Actor::kill_all();
   engine.run();
   return results;
+}
+
+std::string simulation_library_version() {
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  return "SimGrid " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
 }  // namespace sonicsim

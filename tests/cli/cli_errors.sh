@@ -89,4 +89,45 @@ err=$("$sonicsim" run "$scenarios/protodune-2021-sonic.json" --quiet --set /plat
 if [ $rc -eq 0 ] && [ "$err" = 'sonicsim: warning: server group "cloud-t4": GPU type "A100" changes nothing: model "emtrkmichelid" gives one kernel_latency for every GPU (set its kernel_latency_by_gpu for per-type latencies)' ]
 then pass; else fail "device type without effect: $rc $err"; fi
 
+# The same with the other name of the key than the file gives (cms-t2-waves says "gpu"): the --set
+# replaces the file's value, as the first did. Only a file that gives both names is refused.
+waves=(--quiet --set /workload/jobs=4 --set /workload/submit/jobs_per_wave=2 --set /workload/events_per_job=20)
+err=$("$sonicsim" run "$scenarios/cms-t2-waves.json" "${waves[@]}" --set /platform/servers/0/device=T4 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 0 ] && [ "$err" = 'sonicsim: warning: server group "triton-h100": GPU type "T4" changes nothing: model "particlenet" gives one kernel_latency for every GPU (set its kernel_latency_by_gpu for per-type latencies)' ]
+then pass; else fail "--set device on a file that says gpu: $rc $err"; fi
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["platform"]["servers"][0]["device"]="T4"; print(json.dumps(s))' \
+  "$scenarios/cms-t2-waves.json" > "$work/both-names.json"
+err=$("$sonicsim" run "$work/both-names.json" "${waves[@]}" 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 2 ] && [[ "$err" == *'both-names.json: /platform/servers/0/gpu: give "device" or its older name "gpu", not both' ]]
+then pass; else fail "a file with both names: $rc $err"; fi
+
+# A device type the model has no latency for: the message lists those it has (read here from the
+# file, sorted as the message sorts them).
+have=$(python3 -c 'import json,sys; k=sorted(json.load(open(sys.argv[1]))["models"]["particlenet"]["kernel_latency_by_device"]); print(", ".join(k[:-1]) + " and " + k[-1])' \
+       "$scenarios/cms-particlenet-gpus.json")
+err=$("$sonicsim" run "$scenarios/cms-particlenet-gpus.json" --quiet --set /platform/servers/0/device=T4 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 2 ] && [[ "$err" == *'/models/particlenet: no kernel latency for device type "T4" (served by server group "gpu"): kernel_latency_by_device has '"$have"' only' ]]
+then pass; else fail "no latency for the device: $rc $err (expected the list $have)"; fi
+
+# A misspelt option gets the nearest of the command's own options; one far from all of them, none.
+err=$("$sonicsim" validate "$scenarios/protodune-2021-sonic.json" log.csv --tolerence event_time_mean=0.1 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$err" = "sonicsim: error: unrecognised option '--tolerence'; did you mean --tolerance?" ]; then pass
+else fail "--tolerence: $rc $err"; fi
+err=$("$sonicsim" run "$scenarios/protodune-2021-sonic.json" --outptu out 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$err" = "sonicsim: error: unrecognised option '--outptu'; did you mean --output?" ]; then pass
+else fail "--outptu: $rc $err"; fi
+err=$("$sonicsim" run "$scenarios/protodune-2021-sonic.json" --frobnicate 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$err" = "sonicsim: error: unrecognised option '--frobnicate' (sonicsim run --help lists the options)" ]; then pass
+else fail "--frobnicate: $rc $err"; fi
+
+# --version (and the version command): sonicsim's version as CMakeLists.txt's project() gives it, and
+# SimGrid's as pkg-config reports the library it links.
+version=$(sed -n 's/^project(sonicsim VERSION \([0-9.]*\).*/\1/p' "$scenarios/../CMakeLists.txt")
+simgrid=$(pkg-config --modversion simgrid 2>/dev/null)
+for flag in --version version; do
+  out=$("$sonicsim" $flag 2>&1); rc=$?
+  if [ $rc -eq 0 ] && [ -n "$version" ] && [[ "$out" == "sonicsim $version (SimGrid $simgrid"* ]]; then pass
+  else fail "sonicsim $flag: $rc $out (expected sonicsim $version, SimGrid $simgrid)"; fi
+done
+
 finish

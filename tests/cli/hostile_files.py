@@ -105,6 +105,50 @@ expect_error("per-job throughput log beside a perf_analyzer CSV", ["validate", o
 expect_error("per-job throughput of a run that leaves its jobs running", ["validate", scenario(
     "endless", lambda s: (s["workload"].pop("events_per_job"), s["workload"].update(duration="1s"))),
     write("rates-ok2.txt", "4.1\n")], "no job that ended having completed its events")
+# validate --run DIR: a run's directory whose files are not what the run wrote.
+def run_dir(name, summary_edit=None, events=None, link_events=None):
+    """A copy of the logs run's directory: summary.json edited by `summary_edit` (a function of the
+    dict, or text), events.csv replaced by `events` (text or bytes) or a symbolic link."""
+    d = os.path.join(WORK, name)
+    os.makedirs(d, exist_ok=True)
+    summary = json.load(open(os.path.join(logs_dir, "summary.json")))
+    if callable(summary_edit):
+        summary_edit(summary)
+    with open(os.path.join(d, "summary.json"), "w") as f:
+        f.write(summary_edit if isinstance(summary_edit, str) else json.dumps(summary))
+    target = os.path.join(d, "events.csv")
+    if link_events:
+        os.symlink(link_events, target)
+    else:
+        with open(target, "wb" if isinstance(events, bytes) else "w") as f:
+            f.write(events if events is not None else open(events_csv).read())
+    return d
+expect_error("--run whose events.csv is /dev/zero", ["validate", own, events_csv, "--run", run_dir("run-zero", link_events="/dev/zero")],
+             "run-zero/events.csv: /: expected the file the run wrote (events.csv)")
+expect_error("--run whose events.csv is a directory", ["validate", own, events_csv, "--run", run_dir("run-dir", link_events=logs_dir)],
+             "run-dir/events.csv: /: expected the file the run wrote (events.csv)")
+expect_error("--run given a file", ["validate", own, events_csv, "--run", events_csv], "events.csv: /: not a directory")
+expect_error("--run whose events.csv has a 20 MB line", ["validate", own, events_csv, "--run", run_dir("run-long", events="job,start_s,end_s\n" + "1" * 20_000_000 + "\n")],
+             "run-long/events.csv: line 2")
+expect_error("--run whose events.csv lacks end_s", ["validate", own, events_csv, "--run", run_dir("run-cols", events="job,event,start_s\n0,0,1\n")],
+             "run-cols/events.csv: ", "end_s")
+expect_error("--run whose events.csv has a word for a time", ["validate", own, events_csv, "--run", run_dir("run-word", events="job,event,start_s,end_s\n0,0,1,soon\n")],
+             "run-word/events.csv: line 2, column \"end_s\": ")
+expect_error("--run whose events.csv has a binary tail", ["validate", own, events_csv, "--run", run_dir("run-bin", events=b"job,event,start_s,end_s\n0,0,1,2\n\x00\xff,\x01\n")],
+             "run-bin/events.csv: line 3")
+expect_error("--run whose summary.json is deeply nested", ["validate", own, events_csv, "--run", run_dir("run-deep", "[" * 100000 + "]" * 100000)],
+             "run-deep/summary.json: ", "nested more than 64 levels")
+expect_error("--run whose summary.json has no scenario", ["validate", own, events_csv, "--run", run_dir("run-noname", lambda d: d.pop("scenario"))],
+             "run-noname/summary.json: /scenario: ")
+expect_error("--run whose summary.json seed is text", ["validate", own, events_csv, "--run", run_dir("run-seed", lambda d: d.update(seed="1"))],
+             "run-seed/summary.json: /seed: ")
+expect_error("--run whose summary.json has a negative utilisation", ["validate", own, events_csv, "--run", run_dir("run-util", lambda d: d["gpu"].update(utilization=-1))],
+             "run-util/summary.json: /gpu/utilization: ")
+# More rows than a run records (20 million events): refused at the first row beyond, every row
+# before the warm-up cut so that none is held on the way.
+expect_error("--run whose events.csv has more rows than a run records", ["validate", own, events_csv, "--run", run_dir(
+    "run-many", lambda d: d.update(warmup_s=1e9), events="job,event,start_s,end_s\n" + "0,0,0,0\n" * 20_000_001)],
+    "run-many/events.csv: line 20000002: more rows than a sonicsim run records (at most 20000000 events)", timeout=120)
 prom = lambda n: "".join(f'{m}{{model="m",version="1"}} {n}\n' for m in
                          ["nv_inference_request_success", "nv_inference_count", "nv_inference_exec_count",
                           "nv_inference_queue_duration_us"])

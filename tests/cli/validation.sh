@@ -33,6 +33,37 @@ out=$("$sonicsim" validate "$scenario" "${logs[@]}" "${jobs[@]}" --tolerances <(
 rc=$?
 if [ $rc -eq 0 ] && [[ "$out" == *"all 18 metrics within their tolerance"* ]]; then pass; else fail "round trip: $rc $out"; fi
 
+# 1b. --run: the same logs against the run that wrote them, read from its directory instead of
+#     simulated again: the same table, row for row (events.csv holds the microseconds the
+#     comparison rounds to; summary.json Triton's counters and the GPU utilisation).
+table=$(echo "$out" | sed -n '/^metric /,$p')
+out=$("$sonicsim" validate "$scenario" "${logs[@]}" "${jobs[@]}" --run "$work/logs" --tolerances <(echo '{"relative": 0.001, "ks": 0.01}') 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"the run in $work/logs, not simulated again"* ]] && [ -n "$table" ] \
+   && [ "$(echo "$out" | sed -n '/^metric /,$p')" = "$table" ]
+then pass; else fail "--run round trip: $rc $out"; fi
+# What --run cannot compare is refused on one line, exit 2: a run without the file a log needs
+# (named, with the /simulation/outputs entry that writes it), a per-job throughput log on a static
+# farm (no jobs.csv), a run of another scenario or seed, and --fit (it simulates each value).
+mkdir -p "$work/no-events" && cp "$work/logs/summary.json" "$work/no-events/"
+expect_run_refused() {
+  local name=$1 expected=$2
+  shift 2
+  local out rc
+  out=$("$sonicsim" validate "$@" 2>&1); rc=$?
+  if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ "$out" == *"$expected"* ]]; then pass; else fail "$name: $rc $out"; fi
+}
+expect_run_refused "run without events.csv" \
+  "no-events/events.csv: /: missing: event logs and condor_history need the run's events.csv, which sonicsim run --output writes where /simulation/outputs has \"events\"" \
+  "$scenario" "$work/logs/events.csv" "${jobs[@]}" --run "$work/no-events"
+expect_run_refused "run of another scenario" "summary.json: /scenario: the run in $work/logs is of scenario \"protodune-2021-sonic\", not of" \
+  "$repo/scenarios/protodune-2021-cpu-only.json" "$work/logs/events.csv" --run "$work/logs"
+expect_run_refused "run of another seed" "summary.json: /seed: the run used seed 2021, the scenario 7" \
+  "$scenario" "$work/logs/events.csv" "${jobs[@]}" --set /simulation/seed=7 --run "$work/logs"
+expect_run_refused "--run with --fit" "--fit simulates each value it tries; it does not go with --run" \
+  "$scenario" "$work/logs/events.csv" --fit /workload/modules/0/time=100s,110s --run "$work/logs"
+expect_run_refused "--run of no directory" "no-such-run: /: not a directory" "$scenario" "$work/logs/events.csv" --run "$work/no-such-run"
+
 # 2. A perturbed scenario (non-ML CPU 110 s -> 125 s) fails, exit 1.
 out=$("$sonicsim" validate "$scenario" "${logs[@]}" "${jobs[@]}" --set /workload/modules/0/time=125s 2>&1); rc=$?
 if [ $rc -eq 1 ] && [[ "$out" == *"outside their tolerance"* ]] && [[ "$out" == *"event time KS statistic"*"FAIL"* ]]; then pass
@@ -78,6 +109,9 @@ else fail "per-job throughput round trip: $rc $out"; fi
 out=$("$sonicsim" validate "$scenario" "$work/logs/rates.txt" "${jobs[@]}" --set /workload/modules/0/time=125s 2>&1); rc=$?
 if [ $rc -eq 1 ] && [[ "$out" == *"job throughput p50 (events/s)"*"FAIL"* ]] && [[ "$out" == *"job throughput KS statistic"*"FAIL"* ]]
 then pass; else fail "per-job throughput, perturbed: $rc $out"; fi
+expect_run_refused "per-job throughputs of a static farm's run" \
+  "logs/jobs.csv: /: missing: per-job throughput logs need the run's jobs.csv, which sonicsim run writes only for batch-system and threaded workloads" \
+  "$scenario" "$work/logs/rates.txt" "${jobs[@]}" --run "$work/logs"
 out=$("$sonicsim" validate "$scenario" "$work/logs/rates.txt" "${jobs[@]}" --fit /workload/modules/0/time=100s,110s,120s 2>&1)
 rc=$?
 if [ $rc -eq 0 ] && [[ "$out" == *"by job_throughput_wasserstein"*"best: /workload/modules/0/time = 110s"* ]]; then pass
@@ -149,6 +183,34 @@ if [ $rc -eq 0 ] && [[ "$out" == *"ready replicas, time-weighted mean"*"lag, ste
    && [[ "$out" == *"all 14 metrics within their tolerance"* ]]
 then pass; else fail "Prometheus round trip: $rc $out"; fi
 lag=$(echo "$out" | sed -n 's/^lag, step at 0 s to new ready (s) *\([0-9.]*\) .*/\1/p')
+# --run: the same exports against the run's timeseries.csv (the exports' own 6 digits, so every
+# error is 0), and against a copy of it with one more ready replica in every scrape: the simulated
+# mean is the measured one plus exactly 1, which only reading the file can give.
+out=$("$sonicsim" validate "$cms" "${exports[@]}" "${auto[@]}" --run "$work/auto" --tolerances <(echo '{"relative": 1e-9}') 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"all 14 metrics within their tolerance"* ]]; then pass; else fail "Prometheus, --run: $rc $out"; fi
+mkdir -p "$work/auto-plus-one"
+cp "$work/auto/summary.json" "$work/auto-plus-one/"
+python3 - "$work/auto/timeseries.csv" > "$work/auto-plus-one/timeseries.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = csv.DictWriter(sys.stdout, fieldnames=list(rows[0].keys()), lineterminator="\n")
+w.writeheader()
+for r in rows:
+    r["ready"] = str(int(r["ready"]) + 1)
+    w.writerow(r)
+PY
+out=$("$sonicsim" validate "$cms" "$work/prom/ready.json" "${auto[@]}" --run "$work/auto-plus-one" 2>&1); rc=$?
+read -r measured simulated < <(echo "$out" | sed -n 's/^ready replicas, time-weighted mean *\([0-9.]*\) *\([0-9.]*\) .*/\1 \2/p')
+if [ $rc -eq 1 ] && [ -n "${simulated:-}" ] && python3 -c "import sys; sys.exit(abs($simulated - $measured - 1) > 1e-5)"
+then pass; else fail "--run reads timeseries.csv: $rc ${measured:-} ${simulated:-} $out"; fi
+sed -i '3s/^\([^,]*\),\([^,]*\),\([^,]*\),[^,]*,/\1,\2,\3,-1,/' "$work/auto-plus-one/timeseries.csv"
+expect_run_refused "a negative ready count in timeseries.csv" \
+  "auto-plus-one/timeseries.csv: line 3, column \"ready\": expected a count of ready servers from 0 to 200000" \
+  "$cms" "$work/prom/ready.json" "${auto[@]}" --run "$work/auto-plus-one"
+rm "$work/auto-plus-one/timeseries.csv"
+expect_run_refused "run without timeseries.csv" \
+  "auto-plus-one/timeseries.csv: /: missing: Prometheus exports need the run's timeseries.csv, which sonicsim run --output writes where /simulation/outputs has \"timeseries\"" \
+  "$cms" "$work/prom/ready.json" "${auto[@]}" --run "$work/auto-plus-one"
 out=$("$sonicsim" validate "$cms" "$work/prom-late/ready.json" "${auto[@]}" 2>&1); rc=$?
 late=$(echo "$out" | sed -n 's/^lag, step at 0 s to new ready (s) *\([0-9.]*\) .*/\1/p')
 if [ $rc -eq 1 ] && [ -n "$lag" ] && [ -n "$late" ] && python3 -c "import sys; sys.exit(abs(float('$late') - float('$lag') - 60) > 1e-9)" \

@@ -92,6 +92,19 @@ void check_perf_analyzer_model(const JsonNode& root, const Scenario& s) {
         "a stopping rule is for grid-job workloads (their per-event time), not a perf_analyzer load");
 }
 
+// "kernel_latency_by_gpu has A100, T4 and V100 only": the device types a model has latencies for.
+std::string latencies_given(const ModelSpec& model, DeviceNaming naming) {
+  std::string text = std::string("kernel_latency_by_") + device_words(naming).key;
+  if (model.kernel_latency_by_gpu.empty()) return "the model has neither kernel_latency nor " + text;
+  text += " has ";
+  std::size_t left = model.kernel_latency_by_gpu.size();
+  for (const auto& entry : model.kernel_latency_by_gpu) {
+    --left;
+    text += entry.first + (left > 1 ? ", " : left == 1 ? " and " : " only");
+  }
+  return text;
+}
+
 // Every served model exists and has a latency model for the group's GPU type.
 void check_served_models(const JsonNode& root, const Scenario& s) {
   const JsonNode servers = root.at("platform").at("servers");
@@ -104,7 +117,8 @@ void check_served_models(const JsonNode& root, const Scenario& s) {
       const ModelSpec& model = s.models[m];
       if (!model.kernel_latency && !model.kernel_latency_by_gpu.count(group.gpu_type))
         root.at("models").at(model.name).fail("no kernel latency for device type \"" + group.gpu_type +
-                                               "\" (served by server group \"" + group.name + "\")");
+                                               "\" (served by server group \"" + group.name + "\"): " +
+                                               latencies_given(model, s.device_naming));
     }
   }
 }

@@ -1,6 +1,7 @@
 #include "models/scenario/reader/scenario_reader.hpp"
 
 #include "models/io/json/json_pointer.hpp"
+#include "models/scenario/device_naming.hpp"
 #include "models/scenario/reader/costs_reader.hpp"
 #include "models/scenario/reader/cross_checks.hpp"
 #include "models/scenario/reader/model/kernel_latency_reader.hpp"
@@ -65,8 +66,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   for (const auto& [pointer, value] : overrides)
     if (supersonic::names_values_file(pointer)) apply_override(document, pointer, value, path);
   supersonic::ExpandedScenario expanded = supersonic::expand_supersonic_values(document, path);
-  for (const auto& [pointer, value] : overrides)
-    if (!supersonic::names_values_file(pointer)) {
+  for (const auto& [given, value] : overrides)
+    if (!supersonic::names_values_file(given)) {
+      const std::string pointer = pointer_in_document_naming(expanded.document, given);
       apply_override(expanded.document, pointer, value, path);
       supersonic::forget_sources_under(expanded, pointer);
     }

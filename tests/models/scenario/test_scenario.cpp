@@ -184,6 +184,14 @@ TEST_CASE("a server's accelerator is a device: device, devices_per_server and ke
             .find("/platform/servers/0: expected \"device\" (or its older name \"gpu\")") != std::string::npos);
   json unserved = new_names;
   unserved["platform"]["servers"][0]["device"] = "IPU";
-  CHECK(test::input_error_of([&] { test::parse(unserved); }).find("no kernel latency for device type \"IPU\"") !=
-        std::string::npos);
+  // The message lists the device types the model has latencies for, in the file's naming.
+  CHECK(test::input_error_of([&] { test::parse(unserved); })
+            .find("/models/m: no kernel latency for device type \"IPU\" (served by server group \"s\"): "
+                  "kernel_latency_by_device has U250 only") != std::string::npos);
+  json two = old_names;
+  two["models"]["m"]["kernel_latency_by_gpu"]["A100"] = two["models"]["m"]["kernel_latency_by_gpu"]["T4"];
+  two["platform"]["servers"][0]["gpu"] = "V100";
+  CHECK(test::input_error_of([&] { test::parse(two); })
+            .find("no kernel latency for device type \"V100\" (served by server group \"s\"): "
+                  "kernel_latency_by_gpu has A100 and T4 only") != std::string::npos);
 }
