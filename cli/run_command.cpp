@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <set>
+#include <thread>
 
 #include <boost/program_options.hpp>
 
@@ -15,6 +16,7 @@
 #include "cli/overrides.hpp"
 #include "cli/perf_run.hpp"
 #include "cli/simulation_progress.hpp"
+#include "cli/unknowns/run_unknowns.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 #include "models/scenario/reader/warnings.hpp"
 #include "sim/simulation.hpp"
@@ -39,6 +41,13 @@ int run_command(const std::vector<std::string>& args) {
        "stop once the steady-state mean per-event time is known to this relative half-width of its 95% interval, "
        "e.g. 1% or 0.01 (sets /simulation/stop_at_precision)")
       ("max-time", po::value<std::string>(), "with --precision: stop at this simulated time at the latest, e.g. 2h")
+      ("samples", po::value<std::size_t>(), "declared unknowns: exactly this many runs over them (default: batches until "
+                                            "the band of the mean per-event time is steady)")
+      ("max-samples", po::value<std::size_t>(), "declared unknowns: at most this many runs for the rule (default 200)")
+      ("design-seed", po::value<std::string>(), "declared unknowns: the seed of their design (default: the scenario's "
+                                                "seed; the runs keep the scenario's)")
+      ("jobs,j", po::value<int>(), "declared unknowns: runs at once, one process each (default: the cores)")
+      ("bands", po::value<std::string>(), "declared unknowns: write each output's band and indices to this JSON file")
       ("quiet,q", "print nothing but errors");
   std::string scenario_path;
   const auto parsed = parse_command_line(args, options, "scenario", po::value(&scenario_path), 1);
@@ -60,6 +69,26 @@ int run_command(const std::vector<std::string>& args) {
     if (vm.count("max-time")) rule["max_time"] = vm["max-time"].as<std::string>();
     overrides.emplace_back("/simulation/stop_at_precision", rule.dump());
   }
+  if (const auto unknowns = scenario_unknowns(scenario_path, overrides); !unknowns.empty()) {
+    UnknownsRunOptions u;
+    const auto count = [&](const char* o) { return vm.count(o) ? std::optional(vm[o].as<std::size_t>()) : std::nullopt; };
+    Overrides nominal = overrides;
+    for (auto& o : nominal_overrides(unknowns)) nominal.push_back(std::move(o));
+    std::uint64_t seed = load_scenario(scenario_path, nominal).simulation.seed;
+    if (vm.count("design-seed")) seed = seed_option(vm["design-seed"].as<std::string>(), "--design-seed");
+    u.design = design_options(count("samples"), count("max-samples"), seed);
+    u.parallel = vm.count("jobs") ? vm["jobs"].as<int>() : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (u.parallel < 1 || u.parallel > 1024) throw po::error("--jobs expects 1 to 1024 processes at once");
+    u.output = output;
+    u.perf_csv = perf_csv_path;
+    u.bands = vm.count("bands") ? vm["bands"].as<std::string>() : "";
+    u.quiet = vm.count("quiet") > 0;
+    return run_with_unknowns(scenario_path, overrides, unknowns, u);
+  }
+  for (const char* option : {"samples", "max-samples", "design-seed", "jobs", "bands"})
+    if (vm.count(option))
+      throw po::error(std::string("--") + option + " goes with declared unknowns, and the scenario declares none "
+                                                   "(scenarios/README.md, \"Declared unknowns\")");
   const Scenario scenario = load_scenario(scenario_path, overrides);
   if (!vm.count("quiet"))  // what a SuperSONIC values file sets that the simulation leaves out
     for (const std::string& note : scenario.notes) std::cerr << "sonicsim: note: " << note << '\n';

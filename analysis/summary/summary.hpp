@@ -131,6 +131,46 @@ struct AutoscalingSummary {
   bool operator==(const AutoscalingSummary&) const = default;
 };
 
+// Declared unknowns (models/scenario/unknowns/): the design run over them, each output's band over its
+// runs and the share of its variance each unknown explains (analysis/stats/uncertainty.hpp). The rest
+// of the summary is the nominal run's: every range at its median, every choice at its first.
+struct UnknownIndex {
+  std::string pointer;
+  std::optional<double> index;  // none where the output does not vary
+  bool operator==(const UnknownIndex&) const = default;
+};
+struct OutputBand {
+  std::string output, unit;
+  double median = 0, p5 = 0, p95 = 0;
+  std::vector<UnknownIndex> first_order_index;
+  bool operator==(const OutputBand&) const = default;
+};
+struct DeclaredUnknownEntry {
+  std::string pointer, declared, why;
+  bool operator==(const DeclaredUnknownEntry&) const = default;
+};
+// One run of the design, in the design's order: each unknown's value in it (JSON text, as --set takes
+// it, in the order of `unknowns`), and each output's value (in the order of `outputs`), or, for a run
+// left out of the bands, none and why.
+struct DesignRun {
+  std::vector<std::string> values;
+  std::vector<double> outputs;
+  std::string unsound;
+  bool operator==(const DesignRun&) const = default;
+};
+struct UnknownsSummary {
+  std::string design;  // "latin hypercube", "full factorial over the choices, latin hypercube of the ranges"
+  std::uint64_t design_seed = 0;
+  std::int64_t runs = 0, batches = 0;
+  std::string stopped;  // why the design ended: "--samples", "the band steady", "--max-samples"
+  std::int64_t unsound_runs = 0;  // left out of the bands (run_soundness.hpp), with the first's reasons
+  std::string unsound_reason;
+  std::vector<DeclaredUnknownEntry> unknowns;
+  std::vector<OutputBand> outputs;
+  std::vector<DesignRun> run_records;  // every run, sound or not: what a derived quantity's band is taken from
+  bool operator==(const UnknownsSummary&) const = default;
+};
+
 struct Summary {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -159,6 +199,7 @@ struct Summary {
   std::optional<UsageSummary> usage;
   std::optional<AutoscalingSummary> autoscaling;
   std::optional<PrecisionStop> precision_stop;  // with a stopping rule: how the run ended
+  std::optional<UnknownsSummary> declared_unknowns;  // with declared unknowns only
   bool operator==(const Summary&) const = default;
 };
 

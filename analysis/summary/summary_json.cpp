@@ -210,6 +210,40 @@ void stopping_fields(Io& io, S& p) {
   });
 }
 
+template <class Io, class S>
+void unknowns_fields(Io& io, S& u) {
+  io.object("design", [&](auto& d) {
+    d.field("method", u.design);
+    d.field("seed", u.design_seed);
+    d.field("runs", u.runs);
+    d.field("batches", u.batches);
+    d.field("stopped_by", u.stopped);
+    d.field("unsound_runs", u.unsound_runs);
+    d.field("unsound_reason", u.unsound_reason);
+  });
+  io.list("unknowns", u.unknowns, [](auto& e, auto& unknown) {
+    e.field("pointer", unknown.pointer);
+    e.field("declared", unknown.declared);
+    e.field("why", unknown.why);
+  });
+  io.list("outputs", u.outputs, [](auto& o, auto& band) {
+    o.field("output", band.output);
+    o.field("unit", band.unit);
+    o.field("median", band.median);
+    o.field("p5", band.p5);
+    o.field("p95", band.p95);
+    o.list("first_order_index", band.first_order_index, [](auto& i, auto& index) {
+      i.field("pointer", index.pointer);
+      i.field("index", index.index);
+    });
+  });
+  io.list("runs", u.run_records, [](auto& r, auto& run) {
+    r.array("values", run.values);
+    r.array("outputs", run.outputs);
+    r.field("unsound", run.unsound);
+  });
+}
+
 // The whole document. (nlohmann::json keeps an object's keys sorted: the order here is free.)
 template <class Io, class S>
 void summary_fields(Io& io, S& s) {
@@ -263,6 +297,7 @@ void summary_fields(Io& io, S& s) {
   io.section("usage", s.usage, [](auto& u, auto& usage) { usage_fields(u, usage); });
   io.section("autoscaling", s.autoscaling, [](auto& a, auto& autoscaling) { autoscaling_fields(a, autoscaling); });
   io.section("stopping", s.precision_stop, [](auto& p, auto& stop) { stopping_fields(p, stop); });
+  io.section("declared_unknowns", s.declared_unknowns, [](auto& u, auto& unknowns) { unknowns_fields(u, unknowns); });
 }
 
 // A summary names its accelerators in its keys: a "device" section instead of "gpu".
@@ -286,6 +321,13 @@ Summary summary_from_json(const nlohmann::json& document, const std::string& nam
   JsonReader reader(document, summary.device_naming, name);
   summary_fields(reader, summary);
   return summary;
+}
+
+nlohmann::json unknowns_to_json(const UnknownsSummary& unknowns) {
+  nlohmann::json document = nlohmann::json::object();
+  JsonWriter writer(document, DeviceNaming::Gpu);
+  unknowns_fields(writer, unknowns);
+  return document;
 }
 
 }  // namespace sonicsim

@@ -16,4 +16,7 @@ nlohmann::json summary_to_json(const Summary& summary);
 // key's JSON pointer.
 Summary summary_from_json(const nlohmann::json& summary, const std::string& document = "summary.json");
 
+// The declared_unknowns section alone, as summary.json holds it (run --bands writes it).
+nlohmann::json unknowns_to_json(const UnknownsSummary& unknowns);
+
 }  // namespace sonicsim

@@ -12,11 +12,13 @@
 #include "models/scenario/reader/workload/perf_analyzer_reader.hpp"
 #include "models/scenario/reader/workload/workload_reader.hpp"
 #include "models/scenario/scenario_size.hpp"
+#include "models/scenario/unknowns/declared_unknown.hpp"
 
 namespace sonicsim {
 namespace {
 
 Scenario parse_document(const nlohmann::json& document, const std::string& file) {
+  refuse_declared_unknowns(document, file);
   const JsonNode root(document, "", file);
   root.allow_only({"name", "description", "platform", "models", "workload", "perf_analyzer", "simulation", "costs"});
   Scenario s;
@@ -61,7 +63,11 @@ Scenario parse_scenario(const nlohmann::json& document, const std::string& file)
 // A --set of a group's "supersonic_values" applies before the file is expanded, every other after
 // it and in the order given, so that it changes what the file gave; one that puts a values file
 // back (a new /platform/servers) is expanded in turn.
-Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
+namespace {
+
+// The scenario's document with the overrides applied and its values file expanded.
+supersonic::ExpandedScenario expanded_with_overrides(const std::string& path,
+                                                     const std::vector<std::pair<std::string, std::string>>& overrides) {
   nlohmann::json document = read_json_file(path);
   for (const auto& [pointer, value] : overrides)
     if (supersonic::names_values_file(pointer)) apply_override(document, pointer, value, path);
@@ -73,8 +79,19 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
       supersonic::forget_sources_under(expanded, pointer);
     }
   if (supersonic::still_names_values_file(expanded.document))
-    return parse_expanded(supersonic::expand_supersonic_values(expanded.document, path), path);
-  return parse_expanded(expanded, path);
+    return supersonic::expand_supersonic_values(expanded.document, path);
+  return expanded;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
+  return parse_expanded(expanded_with_overrides(path, overrides), path);
+}
+
+std::vector<DeclaredUnknown> scenario_unknowns(const std::string& path,
+                                               const std::vector<std::pair<std::string, std::string>>& overrides) {
+  return find_declared_unknowns(expanded_with_overrides(path, overrides).document, path);
 }
 
 }  // namespace sonicsim

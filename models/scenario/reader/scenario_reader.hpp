@@ -9,6 +9,7 @@
 
 #include "models/io/json/json_reader.hpp"
 #include "models/scenario/scenario.hpp"
+#include "models/scenario/unknowns/declared_unknown.hpp"
 
 namespace sonicsim {
 
@@ -18,5 +19,10 @@ Scenario parse_scenario(const nlohmann::json& document, const std::string& file)
 // models/io/json/json_pointer.hpp), and parses the result.
 Scenario load_scenario(const std::string& path,
                        const std::vector<std::pair<std::string, std::string>>& overrides = {});
+
+// The declared unknowns of the same (models/scenario/unknowns/declared_unknown.hpp): a scenario that
+// has any is refused by load_scenario until overrides give each a value.
+std::vector<DeclaredUnknown> scenario_unknowns(const std::string& path,
+                                               const std::vector<std::pair<std::string, std::string>>& overrides = {});
 
 }  // namespace sonicsim
