@@ -1,7 +1,9 @@
 #include "cli/perf_run.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -14,19 +16,41 @@
 
 namespace sonicsim::cli {
 
-int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool quiet) {
+namespace {
+
+// The output directory's files, if asked for: streamed by each level (analysis/outputs/perf_records.hpp).
+std::optional<PerfRecordOutput> record_output(const Scenario& scenario, const std::string& directory) {
+  if (directory.empty()) return std::nullopt;
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  if (ec) throw std::runtime_error(directory + ": cannot create the output directory: " + ec.message());
+  return PerfRecordOutput{directory, scenario.simulation.outputs.requests, scenario.simulation.outputs.batches};
+}
+
+}  // namespace
+
+int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool quiet, const std::string& output_dir) {
   const PerfAnalyzerLoad& load = *scenario.perf_analyzer;
+  const std::optional<PerfRecordOutput> records = record_output(scenario, output_dir);
   std::vector<PerfRow> rows;
   std::int64_t failed = 0;
-  for (std::size_t level = 0; level < load.levels.size(); ++level) {
-    const std::string text = run_isolated([&]() {
-      const PerfMeasurement m = simulate_perf_level(scenario, level);
-      return nlohmann::json{{"row", perf_row(m)}, {"failed", m.failed}}.dump();
-    });
-    const nlohmann::json result = nlohmann::json::parse(text);
-    rows.push_back(result.at("row").get<PerfRow>());
-    failed += result.at("failed").get<std::int64_t>();
+  try {
+    for (std::size_t level = 0; level < load.levels.size(); ++level) {
+      const std::string text = run_isolated([&]() {
+        const PerfMeasurement m = simulate_perf_level(scenario, level, records ? &*records : nullptr);
+        return nlohmann::json{{"row", perf_row(m)}, {"failed", m.failed}}.dump();
+      });
+      const nlohmann::json result = nlohmann::json::parse(text);
+      rows.push_back(result.at("row").get<PerfRow>());
+      failed += result.at("failed").get<std::int64_t>();
+    }
+  } catch (...) {
+    if (records) remove_perf_record_parts(*records, load.levels.size());  // the levels run before the error
+    throw;
   }
+  if (records)
+    join_perf_records(*records, rows.size(), load.mode, RecordNames{{}, {}, {}, scenario.device_naming,
+                                                                    scenario.requests_can_fail()});
   // A level with no response is no measurement; a run of only such levels measured nothing.
   const auto unmeasured = std::count_if(rows.begin(), rows.end(), [](const PerfRow& r) { return r.requests == 0; });
   if (unmeasured == static_cast<std::ptrdiff_t>(rows.size()))
@@ -54,6 +78,7 @@ int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool 
     write_file(csv_path, perf_csv(load.mode, rows));
     if (!quiet) std::cout << "\nperf_analyzer CSV written to " << csv_path << "\n";
   }
+  if (records && !quiet) std::cout << "\nrequests and batches written to " << output_dir << "/\n";
   return 0;
 }
 

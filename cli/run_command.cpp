@@ -30,7 +30,9 @@ int run_command(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   options.add_options()
       ("help,h", "show this help")
-      ("output,o", po::value(&output), "directory for summary.json, events.csv, requests.csv, batches.csv")
+      ("output,o", po::value(&output),
+       "directory for summary.json, events.csv, requests.csv, batches.csv (a perf_analyzer load: requests.csv and "
+       "batches.csv of every level)")
       ("perf-csv", po::value(&perf_csv_path), "perf_analyzer loads: write perf_analyzer's CSV (-f) to this file")
       ("seed", po::value<std::string>(), "random seed (overrides /simulation/seed)")
       ("latency-quantile", po::value<double>(),
@@ -93,8 +95,7 @@ int run_command(const std::vector<std::string>& args) {
   if (!vm.count("quiet"))  // what a SuperSONIC values file sets that the simulation leaves out
     for (const std::string& note : scenario.notes) std::cerr << "sonicsim: note: " << note << '\n';
   if (scenario.perf_analyzer) {
-    if (!output.empty()) throw po::error("--output applies to grid-job workloads; use --perf-csv FILE for a perf_analyzer load");
-    return run_perf_levels(scenario, perf_csv_path, vm.count("quiet") > 0);
+    return run_perf_levels(scenario, perf_csv_path, vm.count("quiet") > 0, output);
   }
   if (!perf_csv_path.empty())
     throw po::error("--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");

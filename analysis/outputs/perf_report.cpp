@@ -20,12 +20,12 @@ void add(TritonDuration& a, const TritonDuration& b) {
   a.ns += b.ns;
 }
 
+}  // namespace
+
 std::string format_level(PerfLoadMode mode, double level) {
   if (mode == PerfLoadMode::Concurrency) return printf_string("%d", static_cast<int>(level));
   return printf_string("%g", level);
 }
-
-}  // namespace
 
 std::int64_t perf_percentile(const std::vector<std::int64_t>& sorted, int nn) {
   if (sorted.empty()) return 0;

@@ -63,6 +63,9 @@ std::string no_response(const PerfAnalyzerLoad& load, const std::string& which);
 // /perf_analyzer/measurement_interval, the window to lengthen.
 std::string no_response_error(const Scenario& scenario, double level);
 
+// "4" or "0.5": a level as perf_analyzer's CSV and the perf outputs write it.
+std::string format_level(PerfLoadMode mode, double level);
+
 // "concurrency 4" or "request rate 0.5".
 std::string level_name(PerfLoadMode mode, double level);
 

@@ -6,32 +6,13 @@
 #include <vector>
 
 #include "analysis/outputs/output_file.hpp"
+#include "analysis/outputs/record_rows.hpp"
 #include "analysis/summary/job_threads.hpp"
 #include "analysis/summary/summary_json.hpp"
 #include "analysis/triton/triton_report.hpp"
 
 namespace sonicsim {
 namespace {
-
-const char* status_name(RequestStatus s) {
-  switch (s) {
-    case RequestStatus::Completed: return "completed";
-    case RequestStatus::Rejected: return "rejected";
-    case RequestStatus::InFlight: return "in_flight";
-    case RequestStatus::Failed: return "failed";
-  }
-  return "?";
-}
-
-const char* failure_name(FailureCause c) {
-  switch (c) {
-    case FailureCause::None: return "";
-    case FailureCause::Unavailable: return "unavailable";
-    case FailureCause::DeadlineExceeded: return "deadline_exceeded";
-    case FailureCause::Cancelled: return "cancelled";
-  }
-  return "?";
-}
 
 const char* outcome_name(JobOutcome o) {
   switch (o) {
@@ -98,39 +79,19 @@ void write_events_csv(const std::string& path, const SimulationResults& r) {
   f.close();
 }
 
-// Where requests can fail, three more columns: the attempt, the failure's cause, and whether the
-// client tried again (1) after this attempt.
 void write_requests_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
-  f.write("request,job,event,module,model,server,items,input_bytes,output_bytes,sent_s,arrived_s,enqueued_s,"
-          "exec_start_s,exec_end_s,responded_s,received_s,batch,status");
-  f.write(r.failures_possible ? ",attempt,failure,retried\n" : "\n");
-  std::vector<std::string> modules, models, servers;  // names as CSV fields
-  for (const auto& name : r.module_names) modules.push_back(csv_field(name));
-  for (const auto& name : r.model_names) models.push_back(csv_field(name));
-  for (const auto& name : r.server_names) servers.push_back(csv_field(name));
-  const std::string no_server;  // a request that failed before reaching any server
-  for (const RequestRecord& q : r.requests) {
-    f.printf("%lld,%d,%d,%s,%s,%s,%d,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%s", static_cast<long long>(q.id),
-             q.job, q.event, modules[q.module].c_str(), models[q.model].c_str(),
-             (q.server >= 0 ? servers[q.server] : no_server).c_str(), q.items, q.input_bytes, q.output_bytes, q.sent_s,
-             q.arrived_s, q.enqueued_s, q.exec_start_s, q.exec_end_s, q.responded_s, q.received_s,
-             static_cast<long long>(q.batch), status_name(q.status));
-    if (r.failures_possible)
-      f.printf(",%d,%s,%d\n", q.attempt, failure_name(q.failure), q.retried ? 1 : 0);
-    else
-      f.write("\n");
-  }
+  const RecordNames names = record_names(r);
+  f.write(request_columns(names));
+  for (const RequestRecord& q : r.requests) write_request_row(f, q, names);
   f.close();
 }
 
 void write_batches_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
-  f.printf("batch,server,model,instance,%s,requests,items,start_s,end_s,kernel_s\n", device_words(r.device_naming).key);
-  for (const BatchRecord& b : r.batches)
-    f.printf("%lld,%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f\n", static_cast<long long>(b.id),
-             csv_field(r.server_names[b.server]).c_str(), csv_field(r.model_names[b.model]).c_str(), b.instance, b.gpu,
-             b.requests, b.units, b.start_s, b.end_s, b.end_s - b.start_s);
+  const RecordNames names = record_names(r);
+  f.write(batch_columns(names));
+  for (const BatchRecord& b : r.batches) write_batch_row(f, b, names);
   f.close();
 }
 

@@ -104,8 +104,6 @@ int run_with_unknowns(const std::string& path, const Overrides& overrides, const
   if (!options.quiet)
     for (const std::string& note : nominal.notes) std::cerr << "sonicsim: note: " << note << '\n';
   const bool perf = nominal.perf_analyzer.has_value();
-  if (perf && !options.output.empty())
-    throw boost::program_options::error("--output applies to grid-job workloads; use --perf-csv FILE for a perf_analyzer load");
   if (!perf && !options.perf_csv.empty())
     throw boost::program_options::error("--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");
 
@@ -123,7 +121,7 @@ int run_with_unknowns(const std::string& path, const Overrides& overrides, const
   if (!options.quiet) std::cout << "the nominal run (every range at its median, every choice at its first):\n";
   int code = 0;
   if (perf) {
-    code = run_perf_levels(nominal, options.perf_csv, options.quiet);
+    code = run_perf_levels(nominal, options.perf_csv, options.quiet, options.output);  // its requests and batches
   } else {
     const SimulationResults results = simulate(nominal);
     Summary summary = summarize(results);
@@ -133,7 +131,7 @@ int run_with_unknowns(const std::string& path, const Overrides& overrides, const
     if (!options.output.empty()) write_results(options.output, results, summary, nominal.simulation.outputs);
   }
   if (!options.quiet) std::cout << '\n' << format_unknowns(report);
-  if (!options.quiet && !options.output.empty()) std::cout << "\nresults written to " << options.output << "/\n";
+  if (!options.quiet && !options.output.empty() && !perf) std::cout << "\nresults written to " << options.output << "/\n";
   return code;
 }
 

@@ -32,6 +32,7 @@ struct ModelSpec {
   std::string triton_config_path;  // the config.pbtxt these settings came from, if any
   std::optional<KernelLatency> kernel_latency;             // for GPU types not listed below
   std::map<std::string, KernelLatency> kernel_latency_by_gpu;
+  std::map<std::string, std::string> latency_file_by_gpu;  // the calibration file of an entry above, as named
   // The spread of single executions around a latency above, where its entry gives one (absent:
   // every execution takes exactly tau(b)).
   std::optional<KernelSpread> kernel_spread;                  // of kernel_latency

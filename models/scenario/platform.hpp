@@ -44,6 +44,10 @@ struct ServerFailures {
   std::optional<Distribution> repair;        // down time before the restart; unset: never comes back
 };
 
+// How a group's device runs the executions of its server's instances at once: time-sliced, or side
+// by side by the share of the device each needs (scenarios/README.md, "Kernels sharing a device").
+enum class KernelSharing { TimeSlicing, Occupancy };
+
 struct ServerGroup {
   std::string name;
   int count = 1;
@@ -54,9 +58,12 @@ struct ServerGroup {
   std::optional<FrontendSpec> frontend;  // absent: requests reach the scheduler the moment they arrive
   std::optional<ServerFailures> failures;
   std::optional<AutoscalingSpec> autoscaling;
-  // How the kernels of instances sharing one of its devices progress: the overlap fraction f of
-  // models/workload/shared_device.hpp. Absent: SimGrid's time-sharing (f = 0, computed by SimGrid).
+  // How the kernels of instances sharing one of its devices progress (models/workload/shared_device.hpp):
+  // by the overlap fraction f, or by each execution's occupancy with an interference cost s per
+  // concurrent execution. Neither: SimGrid's time-sharing (f = 0, computed by SimGrid).
   std::optional<double> kernel_overlap;
+  KernelSharing kernel_sharing = KernelSharing::TimeSlicing;
+  double kernel_interference = 0;  // s, with KernelSharing::Occupancy
 };
 
 struct Platform {

@@ -33,6 +33,16 @@ double kernel_latency_s(const KernelLatency& model, double batch_items) {
   return interpolate(std::get<TableLatency>(model), batch_items);
 }
 
+KernelLatency scaled(const KernelLatency& model, double factor) {
+  if (const auto* affine = std::get_if<AffineLatency>(&model))
+    return AffineLatency{affine->intercept_s * factor, affine->per_item_s * factor};
+  if (const auto* knee = std::get_if<KneeLatency>(&model))
+    return KneeLatency{knee->flat_s * factor, knee->knee_batch, knee->per_item_s * factor};
+  TableLatency table = std::get<TableLatency>(model);
+  for (auto& point : table.points) point.second *= factor;
+  return table;
+}
+
 std::string describe(const KernelLatency& model) {
   std::ostringstream out;
   if (const auto* affine = std::get_if<AffineLatency>(&model)) {

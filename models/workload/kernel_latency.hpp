@@ -34,6 +34,9 @@ using KernelLatency = std::variant<AffineLatency, TableLatency, KneeLatency>;
 
 double kernel_latency_s(const KernelLatency& model, double batch_items);
 
+// The same curve with every latency multiplied by `factor` (a what-if: a device `factor` times as slow).
+KernelLatency scaled(const KernelLatency& model, double factor);
+
 std::string describe(const KernelLatency& model);
 
 }  // namespace sonicsim

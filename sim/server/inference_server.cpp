@@ -57,21 +57,25 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
   for (const auto& queue : queues_)
     if (queue)
       for (const ModelQueue::Instance& instance : queue->instances()) ++instances_on[instance.device];
-  if (group.kernel_overlap) overlapped_.resize(group.gpus_per_server);
+  std::optional<DeviceSharing> sharing;
+  if (group.kernel_overlap) sharing = DeviceSharing::by_overlap(*group.kernel_overlap);
+  if (group.kernel_sharing == KernelSharing::Occupancy) sharing = DeviceSharing::by_occupancy(group.kernel_interference);
+  if (sharing) overlapped_.resize(group.gpus_per_server);
   for (const auto& queue : queues_)
     if (queue)
       for (ModelQueue::Instance& instance : queue->instances()) {
         instance.shares_device = instances_on[instance.device] > instance.device->get_core_count();
-        if (instance.shares_device && instance.gpu >= 0 && group.kernel_overlap)
-          share_by_overlap(instance, *group.kernel_overlap);
+        if (instance.shares_device && instance.gpu >= 0 && sharing) share_device(instance, *sharing);
       }
 }
 
 // The instance's kernels go to its GPU's SharedGpu instead of SimGrid, which ends them by waking it.
-void InferenceServer::share_by_overlap(ModelQueue::Instance& instance, double overlap) {
+// The instances of one server share one CUDA context, each on its own stream, so their kernels run
+// side by side (scenarios/README.md, "Kernels sharing a device").
+void InferenceServer::share_device(ModelQueue::Instance& instance, DeviceSharing sharing) {
   OverlappedGpu& gpu = overlapped_[instance.gpu];  // sized before: the end callback keeps its address
   if (!gpu.device)
-    gpu.device = std::make_unique<SharedGpu>(overlap, [&gpu](const std::vector<int>& slots) {
+    gpu.device = std::make_unique<SharedGpu>(sharing, [&gpu](const std::vector<int>& slots) {
       for (int slot : slots) gpu.instances[slot]->work->release();
     });
   instance.shares_device = false;

@@ -64,7 +64,7 @@ class InferenceServer : private ModelQueue::Responder {
 
  private:
   void admit(InFlightRequest* request);
-  void share_by_overlap(ModelQueue::Instance& instance, double overlap);
+  void share_device(ModelQueue::Instance& instance, DeviceSharing sharing);
   void frontend_task_done(const FrontendThreads::Task& task);
   void run_frontend();
   void send_response(InFlightRequest* request, double bytes);
@@ -74,8 +74,8 @@ class InferenceServer : private ModelQueue::Responder {
   const ServerNode& node_;
   Recorder& recorder_;
   ModelQueue::KernelEnds kernel_ends_;
-  // A GPU its group shares by a kernel_overlap, with the instances on it by slot (null elsewhere:
-  // SimGrid shares the GPU, or one instance has it to itself).
+  // A GPU its group shares by a kernel_overlap or by occupancy, with the instances on it by slot
+  // (null elsewhere: SimGrid shares the GPU, or one instance has it to itself).
   struct OverlappedGpu {
     std::unique_ptr<SharedGpu> device;
     std::vector<ModelQueue::Instance*> instances;

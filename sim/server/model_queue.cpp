@@ -36,6 +36,9 @@ void ModelQueue::add_instance(int gpu, sg4::Host* device, const KernelLatency& l
   instance.gpu = gpu;
   instance.device = device;
   instance.latency = &latency;
+  // A variable dim's kernel counts elements, which no setting of the model bounds.
+  instance.occupancy = occupancy_curve(latency, by_elements_ ? std::numeric_limits<double>::infinity()
+                                                            : std::max(1, max_batch_size_));
   if (spread) {
     instance.spread = spread;
     instance.spread_rng = std::make_unique<Rng>(kernel_time_seed(seed, server_, model_, instance.index));
@@ -235,11 +238,13 @@ void ModelQueue::start_batch(Instance& instance, triton::FormedBatch batch) {
     for (const InFlightRequest* r : requests) kernel_units += static_cast<double>(r->elements);
   }
   instance.run.batch = std::move(batch);
-  double seconds = kernel_latency_s(*instance.latency, kernel_units);
+  const double tau = kernel_latency_s(*instance.latency, kernel_units);
+  double seconds = tau;
   if (instance.spread) seconds = draw_kernel_time(seconds, *instance.spread, kernel_units, *instance.spread_rng);
   const double flops = seconds * kReferenceSpeed;
   if (instance.shared_gpu) {
-    instance.shared_gpu->start(instance.gpu_slot, flops / instance.device->get_speed());
+    instance.shared_gpu->start(instance.gpu_slot, flops / instance.device->get_speed(),
+                               instance.occupancy.at(kernel_units, tau));
     return;
   }
   if (instance.shares_device) {

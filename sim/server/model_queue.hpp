@@ -27,6 +27,7 @@
 #include "models/scenario/scenario.hpp"
 #include "models/triton/dynamic_batcher.hpp"
 #include "models/workload/kernel_spread.hpp"
+#include "models/workload/occupancy.hpp"
 #include "models/workload/rng.hpp"
 #include "sim/dated_ends.hpp"
 #include "sim/recorder.hpp"
@@ -43,6 +44,7 @@ class ModelQueue {
     int gpu = -1;  // -1: a CPU-kind instance on the server host
     simgrid::s4u::Host* device = nullptr;
     const KernelLatency* latency = nullptr;
+    OccupancyCurve occupancy;  // the share of the device each of its kernels needs, by occupancy
     const KernelSpread* spread = nullptr;  // null: every kernel takes exactly tau(b)
     std::unique_ptr<Rng> spread_rng;       // its kernels' draws, where it has a spread
     bool shares_device = false;  // other instances may run kernels on its device at the same time

@@ -8,8 +8,8 @@
 
 namespace sonicsim::sim {
 
-void SharedGpu::start(int slot, double work_s) {
-  device_.start(slot, work_s, simgrid::s4u::Engine::get_clock());
+void SharedGpu::start(int slot, double work_s, double occupancy) {
+  device_.start(slot, work_s, simgrid::s4u::Engine::get_clock(), occupancy);
   arm();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// A device whose kernels share it by the overlap fraction of its server group
-// (models/workload/shared_device.hpp), in simulated time: instead of SimGrid executions on the
+// A device whose kernels share it by the overlap fraction of its server group, or by their
+// occupancies (models/workload/shared_device.hpp), in simulated time: instead of SimGrid executions on the
 // device's host, the pure model says when the next kernel ends, and a kernel timer ends it
 // (sim/simulated_time.hpp). Its kernels of one date end together, in the order they started. A
 // kernel starting or ending changes every running kernel's rate, so the timer is set again; one
@@ -16,13 +16,14 @@ namespace sonicsim::sim {
 class SharedGpu {
  public:
   // `end` is called in maestro with the slots whose kernels end, in the order they started.
-  SharedGpu(double overlap, std::function<void(const std::vector<int>& slots)> end)
-      : device_(overlap), end_(std::move(end)) {}
+  SharedGpu(DeviceSharing sharing, std::function<void(const std::vector<int>& slots)> end)
+      : device_(sharing), end_(std::move(end)) {}
   SharedGpu(const SharedGpu&) = delete;
   SharedGpu& operator=(const SharedGpu&) = delete;
 
-  // The kernel of the instance in `slot`, of `work_s` seconds alone on the device, starts now.
-  void start(int slot, double work_s);
+  // The kernel of the instance in `slot`, of `work_s` seconds alone on the device and needing
+  // `occupancy` of it (by occupancy), starts now.
+  void start(int slot, double work_s, double occupancy);
   // Every kernel is forgotten (the server failed or the run is over); timers set before do nothing.
   void clear();
 

@@ -101,9 +101,9 @@ err=$("$sonicsim" run "$work/both-names.json" "${waves[@]}" 2>&1 >/dev/null); rc
 if [ $rc -eq 2 ] && [[ "$err" == *'both-names.json: /platform/servers/0/gpu: give "device" or its older name "gpu", not both' ]]
 then pass; else fail "a file with both names: $rc $err"; fi
 
-# A device type the model has no latency for: the message lists those it has (read here from the
-# file, sorted as the message sorts them).
-have=$(python3 -c 'import json,sys; k=sorted(json.load(open(sys.argv[1]))["models"]["particlenet"]["kernel_latency_by_device"]); print(", ".join(k[:-1]) + " and " + k[-1])' \
+# A device type the model has no latency for: the message lists those it has, each with its
+# calibration file (read here from the file, sorted as the message sorts them).
+have=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["models"]["particlenet"]["kernel_latency_by_device"]; k=[t + " (calibrated: " + d[t]["file"] + ")" for t in sorted(d)]; print(", ".join(k[:-1]) + " and " + k[-1])' \
        "$scenarios/cms-particlenet-gpus.json")
 err=$("$sonicsim" run "$scenarios/cms-particlenet-gpus.json" --quiet --set /platform/servers/0/device=T4 2>&1 >/dev/null); rc=$?
 if [ $rc -eq 2 ] && [[ "$err" == *'/models/particlenet: no kernel latency for device type "T4" (served by server group "gpu"): kernel_latency_by_device has '"$have"' only' ]]

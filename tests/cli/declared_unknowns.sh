@@ -65,6 +65,19 @@ assert band["first_order_index"][0]["index"] > 0.9, band
 PY
 ); then pass; else fail "M/D/1 runs against Pollaczek-Khinchine: $msg"; fi
 
+# A perf_analyzer load with --output: the nominal run (intercept at its median, 700 us) writes its
+# requests and batches; every batch of max_batch_size 1 is one request and takes 700 + 10 us.
+out=$("$sonicsim" run "$work/md1.json" --samples 3 -j 2 --set /perf_analyzer/measurement_interval=5s \
+      --output "$work/perf" 2>&1); rc=$?
+if [ $rc -eq 0 ] && msg=$(python3 - "$work/perf" <<'PY'
+import csv, sys
+batches = list(csv.DictReader(open(sys.argv[1] + "/batches.csv")))
+requests = list(csv.DictReader(open(sys.argv[1] + "/requests.csv")))
+assert batches and requests and all(r["request_rate"] == "600" for r in requests + batches)
+assert all(b["requests"] == "1" and abs(float(b["kernel_s"]) - 710e-6) <= 1e-6 for b in batches), batches[0]
+PY
+); then pass; else fail "a perf load with declared unknowns and --output: exit $rc: $out $msg"; fi
+
 # 2. Grid jobs: one ProtoDUNE job's per-event time grows linearly with the WAN latency (its requests
 #    go one after another, nothing else shares the links); the runs keep their latencies, the nominal
 #    run takes the median latency, summary.json carries the design.

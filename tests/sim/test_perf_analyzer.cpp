@@ -221,6 +221,35 @@ TEST_CASE("perf, two instances sharing one GPU: saturated throughput 2 / (tau (1
   }
 }
 
+TEST_CASE("perf, two instances sharing one GPU by occupancy: time-sharing at u = 1, unslowed at u = 1/2 and below") {
+  // Batch-1 requests, one per execution, both instances always busy (tau far above the 2.3 ms round
+  // trip). By occupancy (models/workload/shared_device.hpp) each runs at 1 / (max(1, 2u)(1 + s)):
+  // the two complete 2 / (tau max(1, 2u)(1 + s)) requests per second.
+  const double tau = 20e-3;
+  // tau(B) = intercept + per_item B.
+  auto throughput = [&](const char* intercept, const char* per_item, int max_batch, bool by_occupancy,
+                        double interference = 0) {
+    json d = perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
+    d["models"]["m"]["kernel_latency"] = {{"type", "affine"}, {"intercept", intercept}, {"per_item", per_item}};
+    d["models"]["m"]["max_batch_size"] = max_batch;
+    d["models"]["m"]["instances_per_gpu"] = 2;
+    if (by_occupancy) d["platform"]["servers"][0]["kernel_sharing"] = "occupancy";
+    if (interference > 0) d["platform"]["servers"][0]["kernel_interference"] = interference;
+    return run_level(d).row.inferences_per_s;
+  };
+  // tau = 20 ms x B through the origin: every batch fills the device (u = 1), which is time-sharing.
+  const double time_shared = throughput("0s", "20ms", 1, false);
+  CHECK(time_shared == doctest::Approx(1 / tau).epsilon(0.01));
+  CHECK(throughput("0s", "20ms", 1, true) == doctest::Approx(time_shared).epsilon(1e-6));
+  // A constant 20 ms up to max_batch_size 2: u(1) = 1/2, the two fill the device exactly and each
+  // runs as if alone; up to 10^6, u(1) = 10^-6, full overlap. Time-sharing halves both.
+  CHECK(throughput("20ms", "0s", 2, false) == doctest::Approx(1 / tau).epsilon(0.01));
+  CHECK(throughput("20ms", "0s", 2, true) == doctest::Approx(2 / tau).epsilon(0.01));
+  CHECK(throughput("20ms", "0s", 1'000'000, true) == doctest::Approx(2 / tau).epsilon(0.01));
+  // An interference cost of 0.5 per concurrent execution: 2 / (1.5 tau).
+  CHECK(throughput("20ms", "0s", 2, true, 0.5) == doctest::Approx(2 / (1.5 * tau)).epsilon(0.01));
+}
+
 TEST_CASE("perf, client_send and client_recv as distributions: their columns are the distributions' means") {
   json d = perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"warmup", "1s"}, {"measurement_interval", "20s"}, {"windows", 1}});
   d["perf_analyzer"]["client_send"] = {{"distribution", "exponential"}, {"mean", "2ms"}};

@@ -92,7 +92,8 @@ void check_perf_analyzer_model(const JsonNode& root, const Scenario& s) {
         "a stopping rule is for grid-job workloads (their per-event time), not a perf_analyzer load");
 }
 
-// "kernel_latency_by_gpu has A100, T4 and V100 only": the device types a model has latencies for.
+// "kernel_latency_by_gpu has A100 (calibrated: a100.json), T4 and V100 only": the device types a
+// model has latencies for, and the calibration file of each that has one.
 std::string latencies_given(const ModelSpec& model, DeviceNaming naming) {
   std::string text = std::string("kernel_latency_by_") + device_words(naming).key;
   if (model.kernel_latency_by_gpu.empty()) return "the model has neither kernel_latency nor " + text;
@@ -100,7 +101,10 @@ std::string latencies_given(const ModelSpec& model, DeviceNaming naming) {
   std::size_t left = model.kernel_latency_by_gpu.size();
   for (const auto& entry : model.kernel_latency_by_gpu) {
     --left;
-    text += entry.first + (left > 1 ? ", " : left == 1 ? " and " : " only");
+    text += entry.first;
+    if (const auto file = model.latency_file_by_gpu.find(entry.first); file != model.latency_file_by_gpu.end())
+      text += " (calibrated: " + file->second + ")";
+    text += left > 1 ? ", " : left == 1 ? " and " : " only";
   }
   return text;
 }

@@ -3,6 +3,7 @@
 #include "models/io/json/json_pointer.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
 #include "models/workload/kernel_latency.hpp"
+#include "tests/support/input_failure.hpp"
 #include "tests/support/scenario_support.hpp"
 
 using namespace sonicsim;
@@ -114,6 +115,23 @@ TEST_CASE("distributions: shorthand, every kind, and their errors") {
   CHECK(error_pointer(d) == "/workload/modules/0/time");
 }
 
+TEST_CASE("a kernel latency's scale multiplies its curve: a what-if, of every form; zero or negative is an error") {
+  json d = test::base_scenario();
+  d["models"]["m"]["kernel_latency"] = {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "10us"}, {"scale", 1.5}};
+  CHECK(kernel_latency_s(*test::parse(d).models[0].kernel_latency, 10) == doctest::Approx(1.5 * (1e-3 + 10 * 10e-6)));
+  // A calibrated file's curve too: its one point of 1 ms, three times as slow.
+  d["models"]["m"]["kernel_latency"] = {
+      {"type", "calibrated"},
+      {"file", test::write_scratch_file("scaled-latency.json", R"({"format": "sonicsim latency model v1",
+      "selected": "table", "forms": {"table": {"points": [{"batch": 1, "latency_s": 0.001}]}}})")},
+      {"scale", 3}};
+  CHECK(kernel_latency_s(*test::parse(d).models[0].kernel_latency, 1) == doctest::Approx(3e-3));
+  for (const double bad : {0.0, -2.0}) {
+    d["models"]["m"]["kernel_latency"]["scale"] = bad;
+    CHECK(error_pointer(d) == "/models/m/kernel_latency/scale");
+  }
+}
+
 TEST_CASE("the kernel latency table must be increasing in batch size") {
   json d = test::base_scenario();
   d["models"]["m"]["kernel_latency"] = json::parse(
@@ -194,4 +212,13 @@ TEST_CASE("a server's accelerator is a device: device, devices_per_server and ke
   CHECK(test::input_error_of([&] { test::parse(two); })
             .find("no kernel latency for device type \"V100\" (served by server group \"s\"): "
                   "kernel_latency_by_gpu has A100 and T4 only") != std::string::npos);
+  // A calibrated entry names its calibration file, as the scenario writes it.
+  json calibrated = two;
+  calibrated["models"]["m"]["kernel_latency_by_gpu"]["A100"] = {
+      {"type", "calibrated"}, {"file", test::write_scratch_file("a100-latency.json", R"({"format": "sonicsim latency model v1",
+      "selected": "table", "forms": {"table": {"points": [{"batch": 1, "latency_s": 0.001}]}}})")}};
+  CHECK(test::input_error_of([&] { test::parse(calibrated); })
+            .find("kernel_latency_by_gpu has A100 (calibrated: " +
+                  calibrated["models"]["m"]["kernel_latency_by_gpu"]["A100"]["file"].get<std::string>() +
+                  ") and T4 only") != std::string::npos);
 }

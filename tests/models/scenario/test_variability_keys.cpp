@@ -1,5 +1,5 @@
 // The scenario keys of variability: a kernel latency's "spread" (and a calibrated file's), a server
-// group's "kernel_overlap", perf_analyzer's client send and receive times as distributions; what
+// group's "kernel_overlap" (or "kernel_sharing" by occupancy), perf_analyzer's client send and receive times as distributions; what
 // each reads as, and that each bad value is an error naming its JSON pointer.
 #include <doctest/doctest.h>
 
@@ -121,6 +121,37 @@ TEST_CASE("kernel_overlap is a fraction from 0 to 1 of a server group") {
     d["platform"]["servers"][0]["kernel_overlap"] = bad;
     CHECK(test::failure_of([&] { test::parse(d); }).where == "/platform/servers/0/kernel_overlap");
   }
+}
+
+TEST_CASE("kernel_sharing is time-slicing or occupancy; an interference cost goes with occupancy only") {
+  json d = test::base_scenario();
+  CHECK(test::parse(d).platform.servers[0].kernel_sharing == KernelSharing::TimeSlicing);
+  d["platform"]["servers"][0]["kernel_sharing"] = "occupancy";
+  CHECK(test::parse(d).platform.servers[0].kernel_sharing == KernelSharing::Occupancy);
+  CHECK(test::parse(d).platform.servers[0].kernel_interference == 0);
+  d["platform"]["servers"][0]["kernel_interference"] = 0.04;
+  CHECK(test::parse(d).platform.servers[0].kernel_interference == 0.04);
+  d["platform"]["servers"][0]["kernel_interference"] = -0.01;
+  CHECK(test::failure_of([&] { test::parse(d); }).where == "/platform/servers/0/kernel_interference");
+
+  json time_sliced = test::base_scenario();
+  time_sliced["platform"]["servers"][0]["kernel_interference"] = 0.04;
+  const test::Failure alone = test::failure_of([&] { test::parse(time_sliced); });
+  CHECK(alone.where == "/platform/servers/0/kernel_interference");
+  CHECK(alone.message.find("\"kernel_sharing\": \"occupancy\"") != std::string::npos);
+
+  json both = test::base_scenario();
+  both["platform"]["servers"][0]["kernel_overlap"] = 0.5;
+  both["platform"]["servers"][0]["kernel_sharing"] = "occupancy";
+  const test::Failure twice = test::failure_of([&] { test::parse(both); });
+  CHECK(twice.where == "/platform/servers/0/kernel_sharing");
+  CHECK(twice.message.find("expected one of the two") != std::string::npos);
+
+  json unknown = test::base_scenario();
+  unknown["platform"]["servers"][0]["kernel_sharing"] = "mps";
+  const test::Failure f = test::failure_of([&] { test::parse(unknown); });
+  CHECK(f.where == "/platform/servers/0/kernel_sharing");
+  CHECK(f.message.find("expected \"time_slicing\" or \"occupancy\"") != std::string::npos);
 }
 
 TEST_CASE("perf_analyzer's client send and receive times are durations or distributions") {

@@ -1,5 +1,5 @@
 // Kernels sharing a device by an overlap fraction f: completion times worked out by hand for two
-// and three kernels at f = 0, 0.5 and 1. While k kernels run each progresses at
+// and three kernels at f = 0, 0.5 and 1 (and at the end, by occupancy). While k kernels run each progresses at
 // r(k) = 1 / (1 + (k - 1)(1 - f)): r(2) = 1/2, 2/3, 1 and r(3) = 1/3, 1/2, 1 for f = 0, 0.5, 1.
 #include <doctest/doctest.h>
 
@@ -108,4 +108,70 @@ TEST_CASE("a cleared device holds no kernel and starts afresh") {
   CHECK(std::isinf(device.next_end_s()));
   device.start(2, 1.0, 5.0);
   CHECK(device.next_end_s() == doctest::Approx(6.0));
+}
+
+namespace {
+
+struct SharedKernel {
+  int id;
+  double work_s;
+  double start_s;
+  double occupancy;
+};
+
+// Runs the kernels (by start date) on a device shared by occupancy; returns each one's end date.
+std::map<int, double> run_by_occupancy(double interference, const std::vector<SharedKernel>& kernels) {
+  SharedDevice device(DeviceSharing::by_occupancy(interference));
+  std::map<int, double> ends;
+  std::size_t next = 0;
+  while (next < kernels.size() || device.running() > 0) {
+    const double end = device.next_end_s();
+    if (next < kernels.size() && kernels[next].start_s < end) {
+      device.start(kernels[next].id, kernels[next].work_s, kernels[next].start_s, kernels[next].occupancy);
+      ++next;
+      continue;
+    }
+    for (int id : device.end_next(end)) ends[id] = end;
+  }
+  return ends;
+}
+
+}  // namespace
+
+TEST_CASE("by occupancy, the rate is 1 / (max(1, U) (1 + s (k - 1)))") {
+  CHECK(SharedDevice::occupancy_rate(1, 0.3, 0) == 1.0);
+  CHECK(SharedDevice::occupancy_rate(2, 1.0, 0) == 1.0);
+  CHECK(SharedDevice::occupancy_rate(2, 2.0, 0) == 0.5);
+  CHECK(SharedDevice::occupancy_rate(3, 1.5, 0.5) == doctest::Approx(1 / (1.5 * 2)));
+}
+
+TEST_CASE("by occupancy: u = 1 is time-sharing exactly, u -> 0 full overlap, two at u = 0.5 unslowed") {
+  // u = 1: the same dates as f = 0 above (B ends 2.5, A 3.0).
+  const auto time_shared = run_by_occupancy(0, {{0, 2.0, 0.0, 1.0}, {1, 1.0, 0.5, 1.0}});
+  CHECK(time_shared.at(1) == 2.5);
+  CHECK(time_shared.at(0) == 3.0);
+  const auto overlap = run(0.0, {{0, 2.0, 0.0}, {1, 1.0, 0.5}});
+  CHECK(time_shared == overlap);
+  // u -> 0: nobody is slowed (B ends 1.5, A 2.0, as f = 1).
+  const auto tiny = run_by_occupancy(0, {{0, 2.0, 0.0, 1e-9}, {1, 1.0, 0.5, 1e-9}});
+  CHECK(tiny.at(1) == 1.5);
+  CHECK(tiny.at(0) == 2.0);
+  // Two of 0.5: together they fill the device exactly, and each takes its time alone.
+  const auto halves = run_by_occupancy(0, {{0, 1.0, 0.0, 0.5}, {1, 1.0, 0.0, 0.5}, {2, 3.0, 0.0, 0.0}});
+  CHECK(halves.at(0) == 1.0);
+  CHECK(halves.at(1) == 1.0);
+  CHECK(halves.at(2) == 3.0);
+}
+
+TEST_CASE("by occupancy: kernels slow down only for the share beyond the device, and by interference") {
+  // A (2 s, u 0.8) from 0, B (1 s, u 0.4) from 0.5: U = 1.2, each at 1/1.2 while both run. B's
+  // 1 s of work takes 1.2 s: B ends 1.7; A has done 0.5 + 1 = 1.5 and runs its 0.5 left alone
+  // (U = 0.8, rate 1): A ends 2.2.
+  const auto over = run_by_occupancy(0, {{0, 2.0, 0.0, 0.8}, {1, 1.0, 0.5, 0.4}});
+  CHECK(over.at(1) == doctest::Approx(1.7).epsilon(1e-12));
+  CHECK(over.at(0) == doctest::Approx(2.2).epsilon(1e-12));
+  // Interference s = 0.5 on shares that fit (0.1 each): two at once each run at 1 / 1.5.
+  const auto interfering = run_by_occupancy(0.5, {{0, 1.0, 0.0, 0.1}, {1, 1.0, 0.0, 0.1}});
+  CHECK(interfering.at(0) == doctest::Approx(1.5).epsilon(1e-12));
+  CHECK(interfering.at(1) == doctest::Approx(1.5).epsilon(1e-12));
 }

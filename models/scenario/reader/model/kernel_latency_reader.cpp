@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/io/json/choice.hpp"
+#include "models/io/limits.hpp"
 #include "models/scenario/reader/model/kernel_spread_reader.hpp"
 #include "models/workload/latency_model_file.hpp"
 
@@ -11,12 +12,12 @@ namespace sonicsim {
 namespace {
 
 KernelTime read_affine(const JsonNode& node, LatencyContext&) {
-  node.allow_only({"type", "intercept", "per_item", "spread"});
+  node.allow_only({"type", "intercept", "per_item", "spread", "scale"});
   return {AffineLatency{node.at("intercept").duration_s(), node.at("per_item").duration_s()}, std::nullopt};
 }
 
 KernelTime read_table(const JsonNode& node, LatencyContext&) {
-  node.allow_only({"type", "points", "spread"});
+  node.allow_only({"type", "points", "spread", "scale"});
   TableLatency table;
   for (const JsonNode& point : node.at("points").non_empty_elements()) {
     point.allow_only({"batch", "latency"});
@@ -29,7 +30,7 @@ KernelTime read_table(const JsonNode& node, LatencyContext&) {
 }
 
 KernelTime read_knee(const JsonNode& node, LatencyContext&) {
-  node.allow_only({"type", "flat", "knee_batch", "per_item", "spread"});
+  node.allow_only({"type", "flat", "knee_batch", "per_item", "spread", "scale"});
   return {KneeLatency{node.at("flat").positive_duration_s(), node.at("knee_batch").number_positive(),
                       node.at("per_item").duration_s()},
           std::nullopt};
@@ -39,7 +40,7 @@ KernelTime read_knee(const JsonNode& node, LatencyContext&) {
 // /simulation/latency_quantile asks for; the file's spread, if it has one (read_kernel_latency
 // replaces it by the entry's own "spread").
 KernelTime read_calibrated(const JsonNode& node, LatencyContext& context) {
-  node.allow_only({"type", "file", "form", "spread"});
+  node.allow_only({"type", "file", "form", "spread", "scale"});
   const JsonNode file_key = node.at("file");
   const std::string path = path_beside(node.file(), file_key.string());
   if (!std::ifstream(path)) file_key.fail("cannot open the latency model file \"" + path + "\"");
@@ -55,7 +56,7 @@ KernelTime read_calibrated(const JsonNode& node, LatencyContext& context) {
   }
   ++context.calibrated_count;
   const CalibratedForm& calibrated = model_file.forms.at(form);
-  if (!context.quantile) return {calibrated.curve, model_file.spread};
+  if (!context.quantile) return {calibrated.curve, model_file.spread, file_key.string()};
   if (!calibrated.band)
     node.fail("/simulation/latency_quantile asks for a quantile, but the \"" + form + "\" form in \"" + path +
               "\" has no uncertainty band (calibrate with --bootstrap N)");
@@ -65,7 +66,7 @@ KernelTime read_calibrated(const JsonNode& node, LatencyContext& context) {
     node.fail("/simulation/latency_quantile is " + std::to_string(q) + ", outside the levels " +
               std::to_string(levels.front()) + " to " + std::to_string(levels.back()) + " of the band in \"" +
               path + "\"");
-  return {band_quantile(*calibrated.band, q), model_file.spread};
+  return {band_quantile(*calibrated.band, q), model_file.spread, file_key.string()};
 }
 
 constexpr Choice<KernelTime (*)(const JsonNode&, LatencyContext&)> kLatencyTypes[]{
@@ -80,6 +81,7 @@ constexpr Choice<KernelTime (*)(const JsonNode&, LatencyContext&)> kLatencyTypes
 KernelTime read_kernel_latency(const JsonNode& node, LatencyContext& context) {
   KernelTime time = node.at("type").choice(kLatencyTypes)(node, context);
   if (auto spread = node.find("spread")) time.spread = read_kernel_spread(*spread);
+  if (auto scale = node.find("scale")) time.latency = scaled(time.latency, scale->number_in(limits::kMinFactor, limits::kMaxFactor));
   return time;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// A model's kernel latency: {"type": "affine" | "table" | "knee" | "calibrated", ..., "spread": ...}.
+// A model's kernel latency: {"type": "affine" | "table" | "knee" | "calibrated", ..., "spread": ...,
+// "scale": ...}.
 #include <optional>
 #include <string_view>
 
@@ -23,9 +24,11 @@ struct LatencyContext {
 struct KernelTime {
   KernelLatency latency;
   std::optional<KernelSpread> spread;
+  std::string file;  // a calibrated latency's model file, as the scenario names it
 };
 
-// A relative model file path is taken from the scenario file's directory.
+// A relative model file path is taken from the scenario file's directory. With "scale" (a number
+// > 0), every latency of the curve is multiplied by it: a what-if on a faster or slower device.
 KernelTime read_kernel_latency(const JsonNode& node, LatencyContext& context);
 
 }  // namespace sonicsim

@@ -60,6 +60,7 @@ ModelSpec read_model(const std::string& name, const JsonNode& node, const Platfo
     for (const std::string& gpu : by_gpu->keys()) {
       KernelTime time = read_kernel_latency(by_gpu->at(gpu), latency);
       model.kernel_latency_by_gpu.emplace(gpu, std::move(time.latency));
+      if (!time.file.empty()) model.latency_file_by_gpu.emplace(gpu, std::move(time.file));
       if (time.spread) model.kernel_spread_by_gpu.emplace(gpu, std::move(*time.spread));
     }
   }

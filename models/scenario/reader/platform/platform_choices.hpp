@@ -5,6 +5,7 @@
 #include "models/control/hpa.hpp"
 #include "models/control/request_balancer.hpp"
 #include "models/io/json/choice.hpp"
+#include "models/scenario/platform.hpp"
 #include "models/scenario/scaling_metric.hpp"
 
 namespace sonicsim {
@@ -15,6 +16,8 @@ inline constexpr Choice<LoadBalancing> kLoadBalancing[]{
     {"random", LoadBalancing::Random},
     {"least_request", LoadBalancing::LeastRequest},
 };
+inline constexpr Choice<KernelSharing> kKernelSharing[]{{"time_slicing", KernelSharing::TimeSlicing},
+                                                        {"occupancy", KernelSharing::Occupancy}};
 inline constexpr Choice<ScalingMetric> kScalingMetrics[]{
     {"supersonic_load", ScalingMetric::SupersonicLoad},
     {"supersonic_load_summed", ScalingMetric::SupersonicLoadSummed},

@@ -77,10 +77,28 @@ ServerFailures read_failures(const JsonNode& node) {
   return failures;
 }
 
+// A measured overlap fraction and the occupancies derived from the latency curves are two models of
+// the same sharing: a group has one of them.
+void read_kernel_sharing(const JsonNode& node, ServerGroup& group) {
+  if (auto f = node.find("kernel_overlap")) group.kernel_overlap = f->number_in(0, 1);
+  if (auto sharing = node.find("kernel_sharing")) {
+    group.kernel_sharing = sharing->choice(kKernelSharing);
+    if (group.kernel_sharing == KernelSharing::Occupancy && group.kernel_overlap)
+      sharing->fail("\"occupancy\" derives how kernels overlap from their latency curves, and \"kernel_overlap\" gives "
+                    "it as a measured fraction: expected one of the two");
+  }
+  if (auto s = node.find("kernel_interference")) {
+    if (group.kernel_sharing != KernelSharing::Occupancy)
+      s->fail("an interference cost per concurrent execution goes with \"kernel_sharing\": \"occupancy\"");
+    group.kernel_interference = s->number_in(0, limits::kMaxFactor);
+  }
+}
+
 ServerGroup read_server_group(const JsonNode& node) {
   // "supersonic_values" is expanded before (reader/supersonic/): here it can only be null.
   node.allow_only({"name", "count", "devices_per_server", "gpus_per_server", "device", "gpu", "nic", "models", "frontend",
-                   "failures", "autoscaling", "kernel_overlap", "supersonic_values"});
+                   "failures", "autoscaling", "kernel_overlap", "kernel_sharing", "kernel_interference",
+                   "supersonic_values"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
@@ -93,7 +111,7 @@ ServerGroup read_server_group(const JsonNode& node) {
       m.fail("model \"" + group.models.back() + "\" is listed twice (a server loads a model once)");
   }
   if (auto f = node.find("frontend")) group.frontend = read_frontend(*f);
-  if (auto f = node.find("kernel_overlap")) group.kernel_overlap = f->number_in(0, 1);
+  read_kernel_sharing(node, group);
   if (auto f = node.find("failures")) group.failures = read_failures(*f);
   if (auto a = node.find("autoscaling")) {
     if (group.failures) a->fail("a group either fails or is autoscaled, not both (sonicsim simulates them apart)");
