@@ -65,6 +65,12 @@ class JsonWriter {
     nlohmann::json& array = slot(key) = nlohmann::json::array();
     for (const T& v : values) write_object(array.emplace_back(), v, fields);
   }
+  // An array of numbers or strings.
+  template <class T>
+  void array(std::string_view key, const std::vector<T>& values) {
+    nlohmann::json& array = slot(key) = nlohmann::json::array();
+    for (const T& v : values) array.push_back(v);
+  }
   // A value computed from other fields (`value()`), for readers of the document: not read back.
   template <class Value>
   void derived(std::string_view key, Value&& value) {
@@ -127,6 +133,13 @@ class JsonReader {
       JsonReader inner = nested(node[i], pointer + "/" + std::to_string(i));
       fields(inner, values.emplace_back());
     }
+  }
+  template <class T>
+  void array(std::string_view key, std::vector<T>& values) {
+    const auto [node, pointer] = member(key);
+    if (!node.is_array()) fail(pointer, "expected an array");
+    values.clear();
+    for (std::size_t i = 0; i < node.size(); ++i) values.push_back(scalar<T>(node[i], pointer + "/" + std::to_string(i)));
   }
   template <class Value>
   void derived(std::string_view, Value&&) {}

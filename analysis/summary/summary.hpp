@@ -149,6 +149,15 @@ struct DeclaredUnknownEntry {
   std::string pointer, declared, why;
   bool operator==(const DeclaredUnknownEntry&) const = default;
 };
+// One run of the design, in the design's order: each unknown's value in it (JSON text, as --set takes
+// it, in the order of `unknowns`), and each output's value (in the order of `outputs`), or, for a run
+// left out of the bands, none and why.
+struct DesignRun {
+  std::vector<std::string> values;
+  std::vector<double> outputs;
+  std::string unsound;
+  bool operator==(const DesignRun&) const = default;
+};
 struct UnknownsSummary {
   std::string design;  // "latin hypercube", "full factorial over the choices, latin hypercube of the ranges"
   std::uint64_t design_seed = 0;
@@ -158,6 +167,7 @@ struct UnknownsSummary {
   std::string unsound_reason;
   std::vector<DeclaredUnknownEntry> unknowns;
   std::vector<OutputBand> outputs;
+  std::vector<DesignRun> run_records;  // every run, sound or not: what a derived quantity's band is taken from
   bool operator==(const UnknownsSummary&) const = default;
 };
 

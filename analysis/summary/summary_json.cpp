@@ -237,6 +237,11 @@ void unknowns_fields(Io& io, S& u) {
       i.field("index", index.index);
     });
   });
+  io.list("runs", u.run_records, [](auto& r, auto& run) {
+    r.array("values", run.values);
+    r.array("outputs", run.outputs);
+    r.field("unsound", run.unsound);
+  });
 }
 
 // The whole document. (nlohmann::json keeps an object's keys sorted: the order here is free.)

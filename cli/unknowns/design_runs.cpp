@@ -51,6 +51,7 @@ UnknownsSummary run_design(const std::vector<DeclaredUnknown>& unknowns, const D
   std::optional<stats::Band> last;
   std::size_t batches = 0, runs = 0;
   std::string stopped;
+  std::vector<DesignRun> records;
   while (true) {
     const std::vector<DesignPoint> points = design_batch(unknowns, batch_size, options.seed, batches);
     std::vector<Overrides> variants;
@@ -59,12 +60,14 @@ UnknownsSummary run_design(const std::vector<DeclaredUnknown>& unknowns, const D
     ++batches;
     runs += points.size();
     for (std::size_t i = 0; i < points.size(); ++i) {
+      DesignRun& record = records.emplace_back();
+      for (const auto& [pointer, value] : variants[i]) record.values.push_back(value);
       if (!results[i].unsound.empty()) {
-        if (unsound++ == 0) {
-          for (const std::string& r : results[i].unsound) first_reason += (first_reason.empty() ? "" : "; ") + r;
-        }
+        for (const std::string& r : results[i].unsound) record.unsound += (record.unsound.empty() ? "" : "; ") + r;
+        if (unsound++ == 0) first_reason = record.unsound;
         continue;
       }
+      record.outputs = results[i].outputs;
       sound_points.push_back(points[i]);
       for (std::size_t o = 0; o < values.size(); ++o) values[o].values.push_back(results[i].outputs[o]);
     }
@@ -93,6 +96,7 @@ UnknownsSummary run_design(const std::vector<DeclaredUnknown>& unknowns, const D
   s.runs = static_cast<std::int64_t>(runs);
   s.unsound_runs = unsound;
   s.unsound_reason = first_reason;
+  s.run_records = std::move(records);
   return s;
 }
 

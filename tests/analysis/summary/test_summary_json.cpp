@@ -226,3 +226,28 @@ TEST_CASE("a document that is not a summary is an input error naming the key") {
   CHECK_THROWS_AS(summary_from_json(not_a_list), InputError);
   CHECK_THROWS_AS(summary_from_json(json::array()), InputError);
 }
+
+TEST_CASE("declared unknowns keep every run of their design in summary.json, sound or not, and come back") {
+  Summary s = every_section(DeviceNaming::Gpu);
+  UnknownsSummary u;
+  u.design = "Latin hypercube";
+  u.design_seed = 7;
+  u.runs = 2;
+  u.batches = 1;
+  u.stopped = "--samples";
+  u.unsound_runs = 1;
+  u.unsound_reason = "3 jobs failed";
+  u.unknowns = {{"/platform/servers/0/frontend/threads", "one of 2, 4", "gRPC threads"},
+                {"/models/m/per_item", "between 1us and 2us", ""}};
+  u.outputs = {{"throughput", "events/s", 2.5, 2.25, 2.75, {{"/platform/servers/0/frontend/threads", 0.5}, {"/models/m/per_item", {}}}}};
+  u.run_records = {{{"4", "\"1.5us\""}, {2.625}, ""}, {{"2", "\"1.25us\""}, {}, "3 jobs failed"}};
+  s.declared_unknowns = u;
+  check_round_trip(s);
+  const json runs = summary_to_json(s).at("declared_unknowns").at("runs");
+  CHECK(runs == json::parse(R"([{"values": ["4", "\"1.5us\""], "outputs": [2.625], "unsound": ""},
+                                {"values": ["2", "\"1.25us\""], "outputs": [], "unsound": "3 jobs failed"}])"));
+  json wrong = summary_to_json(s);
+  wrong["declared_unknowns"]["runs"][0]["outputs"] = json::object();
+  CHECK_THROWS_WITH_AS(summary_from_json(wrong), doctest::Contains("/declared_unknowns/runs/0/outputs: expected an array"),
+                       InputError);
+}
