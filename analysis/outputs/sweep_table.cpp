@@ -63,6 +63,24 @@ const std::vector<Column> kMetrics = {
 };
 
 // Where Prometheus scraped the farm (a gate or an autoscaler): what it cost, and what the gate did.
+// Where the scenario declares unknowns: the band of the mean per-event time (as plan reads it) and of
+// the throughput over the design's runs at each point.
+std::string band_cell(const Summary& s, const std::string& output, double OutputBand::*member) {
+  if (!s.declared_unknowns) return "";
+  for (const OutputBand& b : s.declared_unknowns->outputs)
+    if (b.output == output) return cell(b.*member);
+  return "";
+}
+const std::vector<Column> kBandMetrics = {
+    {"band_event_time_median_s", [](const Summary& s) { return band_cell(s, "mean per-event time", &OutputBand::median); }},
+    {"band_event_time_p5_s", [](const Summary& s) { return band_cell(s, "mean per-event time", &OutputBand::p5); }},
+    {"band_event_time_p95_s", [](const Summary& s) { return band_cell(s, "mean per-event time", &OutputBand::p95); }},
+    {"band_events_per_s_median", [](const Summary& s) { return band_cell(s, "throughput", &OutputBand::median); }},
+    {"band_events_per_s_p5", [](const Summary& s) { return band_cell(s, "throughput", &OutputBand::p5); }},
+    {"band_events_per_s_p95", [](const Summary& s) { return band_cell(s, "throughput", &OutputBand::p95); }},
+    {"unknowns_runs", [](const Summary& s) { return in(s.declared_unknowns, [](const auto& u) { return cell(u.runs); }); }},
+};
+
 const std::vector<Column> kUsageMetrics = {
     {"{d}_hours", [](const Summary& s) { return in(s.usage, [](const auto& u) { return cell(u.gpu_hours); }); }},
     {"{d}_hours_per_1000_events",
@@ -81,7 +99,9 @@ std::string sweep_csv(const std::vector<std::string>& pointers, const std::vecto
   for (const auto& p : pointers) out << ',' << csv_field(p);
   out << ",status";
   bool scraped = false;  // the usage columns, only where some point has them: other sweeps keep their columns
+  bool uncertain = false;  // the band columns, likewise only where some point has them
   for (const SweepPointResult& p : points) scraped = scraped || (p.summary && p.summary->usage);
+  for (const SweepPointResult& p : points) uncertain = uncertain || (p.summary && p.summary->declared_unknowns);
   DeviceNaming naming = DeviceNaming::Gpu;  // every point runs the same scenario
   for (const SweepPointResult& p : points)
     if (p.summary) naming = p.summary->device_naming;
@@ -89,6 +109,8 @@ std::string sweep_csv(const std::vector<std::string>& pointers, const std::vecto
   for (const Column& c : kMetrics) metrics.push_back(&c);
   if (scraped)
     for (const Column& c : kUsageMetrics) metrics.push_back(&c);
+  if (uncertain)
+    for (const Column& c : kBandMetrics) metrics.push_back(&c);
   for (const Column* c : metrics) out << ',' << device_key(c->name, naming);
   out << ",busiest_link,busiest_link_utilization,error\n";
   for (std::size_t i = 0; i < points.size(); ++i) {

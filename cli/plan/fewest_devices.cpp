@@ -112,6 +112,7 @@ int plan_fewest_devices(const PlanContext& plan, int group, int max_servers) {
                            : 0;
   const KneeSearch knee = search_knee(start, max_servers + 1 - least, criteria, most, slope, probe);
   const int fewest = servers_of(knee.lo);
+  if (plan.answer) *plan.answer = {std::string("fewest ") + unit + " within tolerance", unit, static_cast<double>(fewest), false};
   std::cout << '\n'
             << printf_string("fewest %s within tolerance: %s, %.3f s per event\n", unit, describe(fewest).c_str(),
                              plan_event_time(knee.at_lo));

@@ -100,6 +100,11 @@ int plan_job_cap(const PlanContext& plan, const LoadAxis& axis, int max_value) {
   const int lo = knee.lo, hi = knee.hi;
   const double lo_jobs = static_jobs ? lo : mean_running_jobs(knee.at_lo, scenario, scenario.workload.jobs);
 
+  if (plan.answer) {
+    *plan.answer = {static_jobs ? "largest job count within tolerance" : "largest load within tolerance",
+                    static_jobs ? "jobs" : axis.pointer.substr(axis.pointer.rfind('/') + 1) + (axis.per_hour ? " per hour" : ""),
+                    static_cast<double>(lo), hi == 0};
+  }
   std::cout << '\n';
   if (hi == 0) {
     std::cout << printf_string("no knee up to %s, where %s stops the search: the per-event time stays within %g%% of "

@@ -74,6 +74,8 @@ int plan_autoscaling(const PlanContext& plan, const AutoscalingGrid& grid) {
     std::cout << "no setting in the grid meets the target\n";
     return 1;
   }
+  if (plan.answer) *plan.answer = {"max_replicas of the cheapest setting meeting the target", "replicas",
+                                   static_cast<double>(best->max_replicas), false};
   std::cout << printf_string("cheapest setting meeting the target: threshold %g, max_replicas %d: %.4f s per event, "
                              "%.5f %s-hours per 1000 events",
                              best->threshold, best->max_replicas, best->event_s, best->gpu_hours_per_1000, words.label);

@@ -4,7 +4,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
+#include <optional>
+#include <thread>
 
 #include "cli/command_line.hpp"
 #include "cli/overrides.hpp"
@@ -13,6 +16,8 @@
 #include "cli/plan/load_axis.hpp"
 #include "cli/plan/plan_autoscaling.hpp"
 #include "cli/plan/workload_as_given.hpp"
+#include "cli/processes/isolated_run.hpp"
+#include "cli/unknowns/design_runs.hpp"
 #include "models/io/text_format.hpp"
 #include "models/io/units.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
@@ -63,6 +68,120 @@ int count_option(const po::variables_map& vm, const char* option) {
   return value;
 }
 
+// What the options ask a plan: its criteria, its search and their bounds.
+struct PlanRequest {
+  std::string path;
+  double tolerance = 0.05, link_threshold = 0.9;
+  int max_jobs = 0, max_value = 0, max_servers = 0;
+  bool devices = false;
+  std::string vary, group, target_text, thresholds_text, max_replicas_text;
+};
+
+// One plan: the search the options ask for, on the scenario with `overrides`; its answer, if asked.
+int execute_plan(const PlanRequest& r, const Overrides& overrides, PlanAnswer* answer, bool quiet) {
+  const Scenario scenario = load_scenario(r.path, overrides);
+  if (scenario.perf_analyzer) throw po::error("plan needs a grid-job workload, not a perf_analyzer load");
+  const bool autoscaling_grid = !r.target_text.empty() || !r.thresholds_text.empty() || !r.max_replicas_text.empty();
+  if (const ServerGroup* g = scenario.autoscaled_group(); g && !r.devices) {
+    if (r.target_text.empty())
+      throw po::error("an autoscaled scenario is planned against a target: --target-event-time DURATION (or sized with --devices)");
+    AutoscalingGrid grid;
+    try {
+      grid.target_event_s = units::parse_duration_s(r.target_text);
+    } catch (const std::exception& e) {
+      throw po::error(std::string("--target-event-time: ") + e.what());
+    }
+    if (!(grid.target_event_s > 0)) throw po::error("--target-event-time expects a positive duration, e.g. 0.6s");
+    grid.thresholds = r.thresholds_text.empty() ? std::vector<double>{g->autoscaling->hpa.target}
+                                              : parse_positive_list(r.thresholds_text, "--thresholds");
+    for (double m : r.max_replicas_text.empty() ? std::vector<double>{double(g->autoscaling->hpa.max_replicas)}
+                                              : parse_positive_list(r.max_replicas_text, "--max-replicas")) {
+      if (m != std::floor(m) || m > 10'000) throw po::error("--max-replicas expects whole numbers from 1 to 10000");
+      grid.max_replicas.push_back(static_cast<int>(m));
+    }
+    PlanProbes probes(r.path, overrides, r.tolerance, quiet);
+    const int code = plan_autoscaling(PlanContext{scenario, probes, r.tolerance, r.link_threshold,
+                                                  device_words(scenario.device_naming), 0, answer},
+                                      grid);
+    std::cout << printf_string("search: %d runs, %.0f s simulated\n", probes.runs(), probes.simulated_s());
+    return code;
+  }
+  if (autoscaling_grid)
+    throw po::error("--target-event-time, --thresholds and --max-replicas plan an autoscaled scenario (a server group with \"autoscaling\")");
+
+  PlanProbes probes(r.path, overrides, r.tolerance, quiet);
+  PlanContext plan{scenario, probes, r.tolerance, r.link_threshold, device_words(scenario.device_naming), 0, answer};
+  for (const ServerGroup& g : scenario.platform.servers) plan.devices += g.count * g.gpus_per_server;
+  std::cout << "plan for " << scenario.name << printf_string(" (tolerance %g%%, link threshold %g%%)\n", 100 * r.tolerance,
+                                                              100 * r.link_threshold);
+  int code = 0;
+  if (r.devices) {
+    code = plan_fewest_devices(plan, devices_group(scenario, r.group), r.max_servers);
+  } else if (!r.vary.empty()) {
+    code = plan_job_cap(plan, load_axis(r.path, overrides, r.vary), r.max_value);
+  } else if (scenario.workload.submit) {
+    code = plan_workload_as_given(plan);
+  } else {
+    // A static farm holds at most one job per core, or per `threads` cores of a node.
+    const int cores = static_cast<int>(std::min<std::int64_t>(scenario.job_slots(), 2'000'000'000));
+    code = plan_job_cap(plan, LoadAxis{"/workload/jobs", false, scenario.workload.jobs},
+                        r.max_jobs > 0 && r.max_jobs < cores ? r.max_jobs : cores);
+  }
+  std::cout << printf_string("search: %d runs, %.0f s simulated\n", probes.runs(), probes.simulated_s());
+  return code;
+}
+
+
+// A plan over declared unknowns: the plan at every point of their design, each in a process of its
+// own (`parallel` at once, its output unprinted), the band of its answer; then the nominal plan, as
+// a plan without unknowns prints it, and the band.
+int plan_over_unknowns(const PlanRequest& r, const Overrides& overrides, const std::vector<DeclaredUnknown>& unknowns,
+                       const DesignOptions& design, int parallel) {
+  int at_least = 0;
+  UnknownsSummary report = run_design(unknowns, design, {{"answer", ""}}, [&](const std::vector<Overrides>& variants) {
+    std::cerr << printf_string("sonicsim: %zu plans over the declared unknowns, %d at once\n", variants.size(), parallel);
+    std::vector<std::function<std::string()>> bodies;
+    for (const Overrides& v : variants)
+      bodies.emplace_back([&r, &overrides, v] {
+        std::cout.rdbuf(nullptr);  // this plan's lines are not the user's to read
+        Overrides o = overrides;
+        o.insert(o.end(), v.begin(), v.end());
+        PlanAnswer a;
+        const int code = execute_plan(r, o, &a, true);
+        return nlohmann::json{{"code", code}, {"value", a.value ? nlohmann::json(*a.value) : nlohmann::json()},
+                              {"at_least", a.at_least}}
+            .dump();
+      });
+    std::vector<PointResult> results;
+    for (const std::string& text : run_isolated_all(bodies, parallel)) {
+      const nlohmann::json j = nlohmann::json::parse(text);
+      if (j["value"].is_null()) {
+        results.push_back({{0}, {"the plan had no answer"}});
+        continue;
+      }
+      at_least += j["at_least"].get<bool>() ? 1 : 0;
+      results.push_back({{j["value"].get<double>()}, {}});
+    }
+    return results;
+  });
+  Overrides nominal = overrides;
+  for (auto& o : nominal_overrides(unknowns)) nominal.push_back(std::move(o));
+  std::cout << "the nominal plan (every range at its median, every choice at its first):\n";
+  PlanAnswer answer;
+  const int code = execute_plan(r, nominal, &answer, false);
+  report.outputs.front().output = answer.what.empty() ? "answer" : answer.what;
+  report.outputs.front().unit = answer.unit;
+  const OutputBand& band = report.outputs.front();
+  std::cout << '\n' << format_unknowns(report);
+  std::cout << printf_string("over the declared unknowns: %s %.4g to %.4g %s (90%% band of %lld plans, median %.4g)",
+                             band.output.c_str(), band.p5, band.p95, band.unit.c_str(),
+                             static_cast<long long>(report.runs - report.unsound_runs), band.median);
+  if (at_least > 0)
+    std::cout << printf_string("; %d of them found no knee before their bound, counted at it", at_least);
+  std::cout << '\n';
+  return code;
+}
+
 }  // namespace
 
 int plan_command(const std::vector<std::string>& args) {
@@ -88,7 +207,12 @@ int plan_command(const std::vector<std::string>& args) {
       ("seed", po::value<std::string>(), "random seed of every run (overrides /simulation/seed)")
       ("target-event-time", po::value(&target_text), "autoscaled scenario: the mean per-event time to meet, e.g. 0.6s")
       ("thresholds", po::value(&thresholds_text), "autoscaled scenario: autoscaler thresholds to try, e.g. 10,20,50 (default: the scenario's)")
-      ("max-replicas", po::value(&max_replicas_text), "autoscaled scenario: max_replicas to try, e.g. 2,4,8 (default: the scenario's)");
+      ("max-replicas", po::value(&max_replicas_text), "autoscaled scenario: max_replicas to try, e.g. 2,4,8 (default: the scenario's)")
+      ("samples", po::value<std::size_t>(), "declared unknowns: exactly this many plans over them (default: batches until "
+                                            "the answer's band is steady)")
+      ("max-samples", po::value<std::size_t>(), "declared unknowns: at most this many plans for the rule (default 200)")
+      ("design-seed", po::value<std::string>(), "declared unknowns: the seed of their design (default: the scenario's seed)")
+      ("jobs,j", po::value<int>(), "declared unknowns: plans at once, one process each (default: the cores)");
   std::string path;
   const auto parsed = parse_command_line(args, options, "scenario", po::value(&path), 1);
   if (!parsed) return 0;
@@ -106,59 +230,29 @@ int plan_command(const std::vector<std::string>& args) {
   if (devices && (!vary.empty() || max_jobs)) throw po::error("--devices sizes the farm for the workload as given: not with --vary or --max-jobs");
   if (!devices && (!group.empty() || max_servers)) throw po::error("--group and --max-servers go with --devices");
 
+  PlanRequest r{path,         tolerance,        link_threshold,   max_jobs,         max_value,
+                max_servers,  devices,          vary,             group,            target_text,
+                thresholds_text, max_replicas_text};
   Overrides overrides = parse_overrides(sets);
   if (vm.count("seed"))
     overrides.emplace_back("/simulation/seed", std::to_string(seed_option(vm["seed"].as<std::string>(), "--seed")));
-  const Scenario scenario = load_scenario(path, overrides);
-  if (scenario.perf_analyzer) throw po::error("plan needs a grid-job workload, not a perf_analyzer load");
-  const bool autoscaling_grid = !target_text.empty() || !thresholds_text.empty() || !max_replicas_text.empty();
-  if (const ServerGroup* g = scenario.autoscaled_group(); g && !devices) {
-    if (target_text.empty())
-      throw po::error("an autoscaled scenario is planned against a target: --target-event-time DURATION (or sized with --devices)");
-    AutoscalingGrid grid;
-    try {
-      grid.target_event_s = units::parse_duration_s(target_text);
-    } catch (const std::exception& e) {
-      throw po::error(std::string("--target-event-time: ") + e.what());
-    }
-    if (!(grid.target_event_s > 0)) throw po::error("--target-event-time expects a positive duration, e.g. 0.6s");
-    grid.thresholds = thresholds_text.empty() ? std::vector<double>{g->autoscaling->hpa.target}
-                                              : parse_positive_list(thresholds_text, "--thresholds");
-    for (double m : max_replicas_text.empty() ? std::vector<double>{double(g->autoscaling->hpa.max_replicas)}
-                                              : parse_positive_list(max_replicas_text, "--max-replicas")) {
-      if (m != std::floor(m) || m > 10'000) throw po::error("--max-replicas expects whole numbers from 1 to 10000");
-      grid.max_replicas.push_back(static_cast<int>(m));
-    }
-    PlanProbes probes(path, overrides, tolerance);
-    const int code = plan_autoscaling(PlanContext{scenario, probes, tolerance, link_threshold,
-                                                  device_words(scenario.device_naming), 0},
-                                      grid);
-    std::cout << printf_string("search: %d runs, %.0f s simulated\n", probes.runs(), probes.simulated_s());
-    return code;
+  if (const auto unknowns = scenario_unknowns(path, overrides); !unknowns.empty()) {
+    Overrides nominal = overrides;
+    for (auto& o : nominal_overrides(unknowns)) nominal.push_back(std::move(o));
+    std::uint64_t design_seed = load_scenario(path, nominal).simulation.seed;
+    if (vm.count("design-seed")) design_seed = seed_option(vm["design-seed"].as<std::string>(), "--design-seed");
+    const auto count = [&](const char* o) { return vm.count(o) ? std::optional(vm[o].as<std::size_t>()) : std::nullopt; };
+    const int parallel =
+        vm.count("jobs") ? vm["jobs"].as<int>() : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (parallel < 1 || parallel > 1024) throw po::error("--jobs expects 1 to 1024 processes at once");
+    return plan_over_unknowns(r, overrides, unknowns, design_options(count("samples"), count("max-samples"), design_seed),
+                              parallel);
   }
-  if (autoscaling_grid)
-    throw po::error("--target-event-time, --thresholds and --max-replicas plan an autoscaled scenario (a server group with \"autoscaling\")");
-
-  PlanProbes probes(path, overrides, tolerance);
-  PlanContext plan{scenario, probes, tolerance, link_threshold, device_words(scenario.device_naming), 0};
-  for (const ServerGroup& g : scenario.platform.servers) plan.devices += g.count * g.gpus_per_server;
-  std::cout << "plan for " << scenario.name << printf_string(" (tolerance %g%%, link threshold %g%%)\n", 100 * tolerance,
-                                                              100 * link_threshold);
-  int code = 0;
-  if (devices) {
-    code = plan_fewest_devices(plan, devices_group(scenario, group), max_servers);
-  } else if (!vary.empty()) {
-    code = plan_job_cap(plan, load_axis(path, overrides, vary), max_value);
-  } else if (scenario.workload.submit) {
-    code = plan_workload_as_given(plan);
-  } else {
-    // A static farm holds at most one job per core, or per `threads` cores of a node.
-    const int cores = static_cast<int>(std::min<std::int64_t>(scenario.job_slots(), 2'000'000'000));
-    code = plan_job_cap(plan, LoadAxis{"/workload/jobs", false, scenario.workload.jobs},
-                        max_jobs > 0 && max_jobs < cores ? max_jobs : cores);
-  }
-  std::cout << printf_string("search: %d runs, %.0f s simulated\n", probes.runs(), probes.simulated_s());
-  return code;
+  for (const char* option : {"samples", "max-samples", "design-seed", "jobs"})
+    if (vm.count(option))
+      throw po::error(std::string("--") + option + " goes with declared unknowns, and the scenario declares none "
+                                                   "(scenarios/README.md, \"Declared unknowns\")");
+  return execute_plan(r, overrides, nullptr, false);
 }
 
 }  // namespace sonicsim::cli

@@ -13,9 +13,9 @@
 
 namespace sonicsim::cli {
 
-PlanProbes::PlanProbes(std::string scenario_path, Overrides overrides, double tolerance)
-    : path_(std::move(scenario_path)), overrides_(std::move(overrides)), tolerance_(tolerance),
-      status_(isatty(STDERR_FILENO)) {}
+PlanProbes::PlanProbes(std::string scenario_path, Overrides overrides, double tolerance, bool quiet)
+    : path_(std::move(scenario_path)), overrides_(std::move(overrides)), tolerance_(tolerance), quiet_(quiet),
+      status_(!quiet && isatty(STDERR_FILENO)) {}
 
 Summary PlanProbes::run(const Overrides& extra, const std::string& what) { return std::move(run_all({extra}, what).front()); }
 
@@ -40,7 +40,7 @@ std::vector<Summary> PlanProbes::run_all(const std::vector<Overrides>& extras, c
   for (SimulatedRun& run : runs) {
     for (const auto& [kind, lines] : {std::pair{"note", &run.notes}, std::pair{"warning", &run.warnings}})
       for (const std::string& line : *lines)
-        if (said_.insert(line).second) {
+        if (!quiet_ && said_.insert(line).second) {
           std::cout.flush();
           std::cerr << "sonicsim: " << kind << ": " << line << '\n';
         }

@@ -25,6 +25,7 @@ int plan_workload_as_given(const PlanContext& plan) {
               << "): its per-event time is no answer; see the notes above and the run's own summary (sonicsim run)\n";
     return 1;
   }
+  if (plan.answer) *plan.answer = {"per-event time of the workload as given", "s", event_s, false};
   std::cout << printf_string("the workload as given: %.3f s per event%s, %+.1f%% against one job alone: %s the %g%% tolerance\n",
                              event_s, half_width ? printf_string(" ± %.3f (95%%)", *half_width).c_str() : "",
                              100 * (event_s / criteria.baseline_s - 1), criteria.within(given) ? "within" : "past",

@@ -4,6 +4,7 @@
 #include "analysis/outputs/output_file.hpp"
 #include "analysis/outputs/sweep_table.hpp"
 #include "analysis/summary/summary_json.hpp"
+#include "cli/unknowns/run_unknowns.hpp"
 #include "models/io/json/json_reader.hpp"
 #include "models/io/text_format.hpp"
 #include "models/scenario/reader/scenario_reader.hpp"
@@ -119,6 +120,8 @@ Scenario load_point_scenario(const std::string& scenario_path, const std::vector
                              const std::vector<std::string>& values) {
   std::vector<std::pair<std::string, std::string>> overrides;
   for (std::size_t a = 0; a < axes.size(); ++a) overrides.emplace_back(axes[a].pointer, values.at(a));
+  // With declared unknowns: the nominal run (every unknown at its nominal value).
+  for (auto& o : nominal_overrides(scenario_unknowns(scenario_path, overrides))) overrides.push_back(std::move(o));
   Scenario scenario = load_scenario(scenario_path, overrides);
   if (scenario.perf_analyzer) throw std::invalid_argument("sweep runs grid-job workloads; this scenario is a perf_analyzer load");
   return scenario;
@@ -129,7 +132,15 @@ void SweepDirectory::run_point(int point) const {
   const auto& values = points_.at(static_cast<std::size_t>(point));
   for (std::size_t a = 0; a < axes_.size(); ++a) parameters[axes_[a].pointer] = values[a];
   const Scenario scenario = load_point_scenario(scenario_path_, axes_, values);
-  const Summary summary = summarize(simulate(scenario));
+  // Declared unknowns: the point's design over them (its band), in processes of their own before
+  // this one holds a SimGrid engine, beside the nominal run.
+  Overrides overrides;
+  for (std::size_t a = 0; a < axes_.size(); ++a) overrides.emplace_back(axes_[a].pointer, values[a]);
+  std::optional<UnknownsSummary> bands;
+  if (const auto unknowns = scenario_unknowns(scenario_path_, overrides); !unknowns.empty())
+    bands = grid_design(scenario_path_, overrides, unknowns, DesignOptions{{}, 200, scenario.simulation.seed}, 1, true);
+  Summary summary = summarize(simulate(scenario));
+  summary.declared_unknowns = bands;
   write_atomically(point_file(point, "json"),
                    json{{"point", point}, {"parameters", parameters}, {"summary", summary_to_json(summary)}}.dump() + "\n");
 }

@@ -24,12 +24,11 @@ namespace sonicsim::cli {
 namespace {
 
 // What a grid-job run's band is taken of: the per-event time as plan reads it first (the rule's).
-std::vector<std::pair<std::string, std::string>> grid_outputs(const Scenario& nominal) {
-  const DeviceWords words = device_words(nominal.device_naming);
+std::vector<std::pair<std::string, std::string>> grid_outputs(DeviceNaming naming) {
   return {{"mean per-event time", "s"},
           {"p90 per-event time", "s"},
           {"throughput", "events/s"},
-          {std::string(words.label) + " utilisation", "fraction"},
+          {std::string(device_words(naming).label) + " utilisation", "fraction"},
           {"busiest link utilisation", "fraction"}};
 }
 
@@ -38,11 +37,17 @@ PointResult grid_point(const Summary& s) {
           unsound_reasons(s)};
 }
 
+Overrides joined(const Overrides& a, const Overrides& b) {
+  Overrides o = a;
+  o.insert(o.end(), b.begin(), b.end());
+  return o;
+}
+
 // A perf_analyzer load: per level, its throughput and p50 and p99 latencies.
 std::vector<std::pair<std::string, std::string>> perf_outputs(const Scenario& nominal) {
   const PerfAnalyzerLoad& load = *nominal.perf_analyzer;
   std::vector<std::pair<std::string, std::string>> outputs;
-  for (const std::string what : {"inferences/s", "p50 latency", "p99 latency"})
+  for (const std::string what : {"inferences/s", "p50 latency", "p99 latency", "server queue"})
     for (double level : load.levels)
       outputs.emplace_back(std::string(what) + " at " + level_name(load.mode, level),
                            std::string(what) == "inferences/s" ? "inferences/s" : "us");
@@ -70,6 +75,7 @@ std::vector<PointResult> perf_points(const std::string& path, const Overrides& o
     for (const auto& r : row) results[p].outputs.push_back(r.inferences_per_s);
     for (const auto& r : row) results[p].outputs.push_back(static_cast<double>(r.p50_us));
     for (const auto& r : row) results[p].outputs.push_back(static_cast<double>(r.p99_us));
+    for (const auto& r : row) results[p].outputs.push_back(static_cast<double>(r.server_queue_us));
     for (const auto& r : row)
       if (r.requests == 0)
         results[p].unsound.push_back(no_response(*scenarios[p].perf_analyzer, level_name(scenarios[p].perf_analyzer->mode, r.level)));
@@ -79,12 +85,22 @@ std::vector<PointResult> perf_points(const std::string& path, const Overrides& o
 
 }  // namespace
 
+UnknownsSummary grid_design(const std::string& path, const Overrides& overrides, const std::vector<DeclaredUnknown>& unknowns,
+                            const DesignOptions& design, int parallel, bool quiet) {
+  const DeviceNaming naming = load_scenario(path, joined(overrides, nominal_overrides(unknowns))).device_naming;
+  return run_design(unknowns, design, grid_outputs(naming), [&](const std::vector<Overrides>& variants) {
+    if (!quiet) std::cerr << printf_string("sonicsim: %zu runs over the declared unknowns, %d at once\n", variants.size(), parallel);
+    std::vector<Overrides> full;
+    for (const Overrides& v : variants) full.push_back(joined(overrides, v));
+    std::vector<PointResult> results;
+    for (const SimulatedRun& r : simulated_runs(path, full, parallel)) results.push_back(grid_point(r.summary));
+    return results;
+  });
+}
+
 int run_with_unknowns(const std::string& path, const Overrides& overrides, const std::vector<DeclaredUnknown>& unknowns,
                       const UnknownsRunOptions& options) {
-  Overrides nominal_set = overrides;
-  const Overrides nominal_values = nominal_overrides(unknowns);
-  nominal_set.insert(nominal_set.end(), nominal_values.begin(), nominal_values.end());
-  const Scenario nominal = load_scenario(path, nominal_set);
+  const Scenario nominal = load_scenario(path, joined(overrides, nominal_overrides(unknowns)));
   if (!options.quiet)
     for (const std::string& note : nominal.notes) std::cerr << "sonicsim: note: " << note << '\n';
   const bool perf = nominal.perf_analyzer.has_value();
@@ -93,21 +109,15 @@ int run_with_unknowns(const std::string& path, const Overrides& overrides, const
   if (!perf && !options.perf_csv.empty())
     throw boost::program_options::error("--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");
 
-  const auto run_batch = [&](const std::vector<Overrides>& variants) {
-    if (!options.quiet)
-      std::cerr << printf_string("sonicsim: %zu runs over the declared unknowns, %d at once\n", variants.size(), options.parallel);
-    if (perf) return perf_points(path, overrides, variants, options.parallel);
-    std::vector<Overrides> full;
-    for (const Overrides& v : variants) {
-      Overrides o = overrides;
-      o.insert(o.end(), v.begin(), v.end());
-      full.push_back(std::move(o));
-    }
-    std::vector<PointResult> results;
-    for (const SimulatedRun& r : simulated_runs(path, full, options.parallel)) results.push_back(grid_point(r.summary));
-    return results;
-  };
-  const UnknownsSummary report = run_design(unknowns, options.design, perf ? perf_outputs(nominal) : grid_outputs(nominal), run_batch);
+  const UnknownsSummary report =
+      perf ? run_design(unknowns, options.design, perf_outputs(nominal),
+                        [&](const std::vector<Overrides>& variants) {
+                          if (!options.quiet)
+                            std::cerr << printf_string("sonicsim: %zu runs over the declared unknowns, %d at once\n",
+                                                       variants.size(), options.parallel);
+                          return perf_points(path, overrides, variants, options.parallel);
+                        })
+           : grid_design(path, overrides, unknowns, options.design, options.parallel, options.quiet);
   if (!options.bands.empty()) write_file(options.bands, unknowns_to_json(report).dump(2) + "\n");
 
   if (!options.quiet) std::cout << "the nominal run (every range at its median, every choice at its first):\n";

@@ -17,7 +17,14 @@ struct UnknownsRunOptions {
   bool quiet = false;
 };
 
-// Grid-job scenarios; returns the exit code.
+// The design over a grid-job scenario's unknowns (each run in its own process, `parallel` at once):
+// the bands of the per-event time (as plan reads it), its p90, the throughput, the devices'
+// utilisation and the busiest link's.
+UnknownsSummary grid_design(const std::string& scenario_path, const Overrides& overrides,
+                            const std::vector<DeclaredUnknown>& unknowns, const DesignOptions& design, int parallel,
+                            bool quiet);
+
+// Grid-job scenarios and perf_analyzer loads; returns the exit code.
 int run_with_unknowns(const std::string& scenario_path, const Overrides& overrides,
                       const std::vector<DeclaredUnknown>& unknowns, const UnknownsRunOptions& options);
 
