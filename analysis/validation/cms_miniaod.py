@@ -19,6 +19,8 @@ import re
 import statistics
 import subprocess
 
+import declared
+
 STREAMS = 4
 
 
@@ -68,7 +70,7 @@ def simulate(sonicsim, scenario, jobs, out, sets=()):
     one_per_node = threaded(scenario)
     command = [sonicsim, "run", scenario, "--quiet", "--output", out, "--set", f"/platform/worker_pools/0/nodes={jobs}",
                "--set", f"/workload/jobs={jobs if one_per_node else STREAMS * jobs}"]
-    for pointer, value in sets:
+    for pointer, value in list(declared.nominal_sets(scenario)) + list(sets):  # nominal values; later --set wins
         command += ["--set", f"{pointer}={value}"]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     rows = read_csv(os.path.join(out, "jobs.csv"))
@@ -215,7 +217,8 @@ def run_sensitivity(runner, base, spec, models):
     latency = {"type": "knee", "flat": f"{knee['flat_s'] * 1e3:.6g}ms",
                "knee_batch": round(knee["knee_batch"] / spec["factor"], 4),
                "per_item": f"{knee['per_item_s'] * spec['factor'] * 1e6:.6g}us"}
-    sets = ((spec["pointer"], json.dumps(latency, separators=(",", ":"))),)
+    # a plain knee has no bootstrap band to take a quantile of (the scenario's declared latency_quantile)
+    sets = ((spec["pointer"], json.dumps(latency, separators=(",", ":"))), ("/simulation/latency_quantile", "null"))
     known = {f["n"]: statistics.median(runner.rates(m["scenario_path"], f["n"], sets)) for f in m["files"]}
     x, curve = simulated_crossing(runner, m["scenario_path"], known, m["level"], sets=sets)
     return dict(spec, label=m["label"], crossing=x, measured=m["crossing"][0], assumed=m["crossing"][1], curve=curve)
@@ -235,8 +238,10 @@ def run_analytic(sonicsim, base, cms, models):
     """The paper's "about 110 jobs per T4" (ParticleNet AK4) against `sonicsim analytic`'s device saturation
     (per stream, so divided by the 4 streams of a job) and the simulated crossing."""
     m = next(m for m in models if m["id"] == cms["analytic"]["model"])
-    text = subprocess.run([sonicsim, "analytic", m["scenario_path"], "--no-simulation"], check=True,
-                          capture_output=True, text=True).stdout
+    command = [sonicsim, "analytic", m["scenario_path"], "--no-simulation"]
+    for pointer, value in declared.nominal_sets(m["scenario_path"]):  # analytic needs one value of each unknown
+        command += ["--set", f"{pointer}={value}"]
+    text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     found = re.search(r"Devices saturate at ([\d.]+) jobs", text)
     return {"paper": cms["analytic"]["paper_jobs"], "closed_form_streams": float(found.group(1)) if found else None,
             "simulated": m["crossing"][1], "measured": m["crossing"][0], "label": m["label"]}
@@ -340,3 +345,8 @@ def write_plot(path, details):
         ax.axis("off")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
+
+
+def load_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)

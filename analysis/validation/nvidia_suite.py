@@ -13,6 +13,8 @@ import json
 import os
 import subprocess
 
+import declared
+
 PREDICTION_COLUMNS = ["case", "concurrency", "throughput_per_s", "p50_us", "p99_us", "queue_us"]
 
 
@@ -41,6 +43,8 @@ def measured(path):
 
 def _simulate(sonicsim, scenario, levels, out):
     command = [sonicsim, "run", scenario, "--quiet", "--perf-csv", out]
+    for pointer, value in declared.nominal_sets(scenario):  # the nominal prediction; the bands: predict.py
+        command += ["--set", f"{pointer}={value}"]
     if levels is not None:
         command += ["--set", f"/perf_analyzer/concurrency={json.dumps(levels)}"]
     subprocess.run(command, check=True)

@@ -30,6 +30,7 @@ import tempfile
 
 import nvidia_suite
 import cms_miniaod
+import scores
 
 
 def fail(message):
@@ -119,6 +120,8 @@ def main():
     parser.add_argument("--nvidia-plot")
     parser.add_argument("--cms", choices=("full", "subset", "none"), default="full",
                         help="the CMS Mini-AOD cases: all, the smallest and largest N of each model, or none")
+    parser.add_argument("--no-scores", action="store_true",
+                        help="leave out the frozen predictions' scores (scores.py --report writes that section alone)")
     parser.add_argument("--cms-plot", help="the CMS figure: per-job throughput against jobs, per model")
     args = parser.parse_args()
     if args.plot or args.nvidia_plot or args.cms_plot:  # before any simulation runs: a re-run with another interpreter starts over
@@ -187,6 +190,11 @@ def main():
             cms_plot = os.path.relpath(args.cms_plot, os.path.dirname(args.report)) if args.cms_plot else None
             with open(args.report, "a") as f:
                 f.write("\n".join(cms_miniaod.report_lines(suite, cms_cases, cms_details, cms_plot)) + "\n")
+    if args.report and not args.no_scores:
+        with open(args.report, "a") as f:  # the frozen predictions' bands and skill (scores.py reads them)
+            f.write("\n".join(scores.report_lines(scores.make_summary(suite, base, os.path.abspath(args.sonicsim))[0],
+                                                  scores.FIGURES, suite))
+                    + "\n")
     if args.plot:
         write_plot(args.plot, results)
     if args.nvidia_plot and nvidia:

@@ -20,7 +20,9 @@ heading or line) it came from; data/MANIFEST.csv lists every written file with i
     cms-miniaod/paper_setup.csv           setup numbers of the paper draft (yongbinfeng/sonic_miniaod_paper)
   NVIDIA Triton (NVIDIA/DeepLearningExamples):
     nvidia-triton/*_offline_*.csv, *_online_*.csv   offline (calibration input) and online (target)
-                                          perf_analyzer tables of the model READMEs, cells verbatim (ms)
+                                          perf_analyzer tables of the model READMEs, cells verbatim (ms);
+                                          both tables of the other five GPUNet variants are source-wide
+                                          calibration inputs (no case predicts them)
     nvidia-triton/setup.csv               input resolutions and queue delay of the deployments
 
 --check writes into a temporary directory and exits 1 if any file differs from, is missing from or is
@@ -71,6 +73,12 @@ NVIDIA_TABLES = [(GPUNET.format(v), f"{s}: {GPUS[g]}, ONNX Runtime with FP16", f
 NVIDIA_TABLES += [(RESNET, f"{s}: {GPUS[g]}, ONNX Runtime TensorRT with FP16", f"resnet50-pytorch_{s.lower()}_{g.lower()}")
                   for g in ("T4", "A100") for s in ("Offline", "Online")]
 ROLE = {"Offline": "calibration input", "Online": "validation target"}
+# The other GPUNet variants, both tables of each: no case predicts them; they calibrate what the source
+# leaves open for every case alike (the HTTP cost per byte; scenarios/validation/source_wide.py).
+SOURCE_WIDE_VARIANTS = ("065ms", "085ms", "08ms-D", "125ms-D", "175ms")
+SOURCE_WIDE = "calibration input (source-wide)"
+NVIDIA_TABLES += [(GPUNET.format(v), f"{s}: {GPUS[g]}, ONNX Runtime with FP16", f"gpunet-{v.lower()}_{s.lower()}_{g.lower()}")
+                  for v in SOURCE_WIDE_VARIANTS for g in ("V100", "A100") for s in ("Offline", "Online")]
 # Setup numbers of the NVIDIA folders, as PAPER_NUMBERS: the GPUNet input resolution (an image is
 # 3 x R x R) and the queue delay ResNet-50's deployment passes (GPUNet's passes none).
 NVIDIA_NUMBERS = [
@@ -80,6 +88,10 @@ NVIDIA_NUMBERS = [
      [("gpunet_05ms_d_input_resolution", "pixels")]),
     (RESNET, r"--max-queue-delay-us (\d+)", [("resnet50_max_queue_delay", "us")]),
 ]
+NVIDIA_NUMBERS += [(f"PyTorch/Classification/GPUNet/configs/batch1/GV100/{name}.json", r'"img_resolution": (\d+)',
+                    [(f"gpunet_{variant.lower().replace('-', '_')}_input_resolution", "pixels")])
+                   for name, variant in (("0.65ms", "065ms"), ("0.85ms", "085ms"), ("0.8ms-D", "08ms-D"),
+                                         ("1.25ms-D", "125ms-D"), ("1.75ms", "175ms"))]
 
 # Setup numbers of the paper draft: (file, pattern, [(quantity, unit), ...] one per group). Each
 # pattern must match exactly one line of its file.
@@ -354,11 +366,12 @@ def import_nvidia(nvidia, out):
         head, rows, end = table_rows(lines, first)
         about = [f"scenario (line {i + 1}): {lines[i].strip()}" for i in range(section, section_end)
                  if lines[i].strip().startswith(("###", "- ", "The offline", "The online"))]
-        meta = [f"heading (line {h + 1}): #### {heading}", f"table: lines {first + 1}-{end}", f"role: {ROLE[heading.split(':')[0]]}"]
+        role = SOURCE_WIDE if any(f"/{v}/" in path for v in SOURCE_WIDE_VARIANTS) else ROLE[heading.split(":")[0]]
+        meta = [f"heading (line {h + 1}): #### {heading}", f"table: lines {first + 1}-{end}", f"role: {role}"]
         meta += about + [f"parameter: {p}" for p in parameters(lines, section, section_end) + parameters(lines, h, first)]
         meta.append("cells verbatim from the README (latencies in ms)")
-        out.write(f"nvidia-triton/{stem}.csv", header(nvidia, [path], meta) + csv_text([head] + rows),
-                  ROLE[heading.split(":")[0]], nvidia, [path], len(rows))
+        out.write(f"nvidia-triton/{stem}.csv", header(nvidia, [path], meta) + csv_text([head] + rows), role, nvidia,
+                  [path], len(rows))
 
 
 def remove_previous(root):

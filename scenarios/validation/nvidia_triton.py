@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Builds the NVIDIA Triton validation cases (docs/validation-sources.md §2) from the calibration part
-of the source only: each offline table gives the kernel latency tau(B) and its spread, and one row
-named below gives the HTTP cost; the online tables, the targets, are never read here.
+of the source only: each offline table gives the kernel latency tau(B) and its spread, and the tables
+of the GPUNet variants no case predicts give the range of the HTTP cost; the online tables of the
+cases, the targets, are never read here.
 
     python3 scenarios/validation/nvidia_triton.py SONICSIM [--root DIR] [--check]
 
@@ -10,30 +11,39 @@ Writes, under the repository root (or --root, which must hold scenarios/validati
       (integer us; Server Compute Infer holds the whole execution, Input + Infer + Output, so that
       `sonicsim calibrate FILE@BATCH` takes it as tau; Compute Input and Output are 0)
   calibration/models/nvidia-triton/CASE.json  `sonicsim calibrate ... --spread lognormal --select table`
-  scenarios/validation/nvidia-CASE.json       the online setup as a perf_analyzer scenario
+  scenarios/validation/nvidia-CASE.json       the online setup as a perf_analyzer scenario, whose
+      unmeasured values are declared unknowns (a range or alternatives with their source, "why")
 --check writes into a temporary root and exits 1 if any file differs from the committed one.
 
 The choices (one per assumption, the same in every case; docs/validation-sources.md §2):
   - HTTP cost of a request: Triton's HTTP frontend (8 handler threads, Triton's default
     --http-thread-count) holds a thread for a fixed per-request cost plus the input bytes at one rate;
-    the client spends Client Send at another. Both rates come from one row, the lowest concurrency of
-    GPUNet 2.25ms-D on the A100 (HTTP_ROW): its Client Send and Network+Server Send/Recv over the
-    image's bytes. The fixed cost is the Network+Server Send/Recv of the case's own offline table at
-    batch 1 (shared memory: no tensor bytes), and for the T4, whose host has no such table, the DGX-1's.
-  - The Triton release the source names: 21.12 for GPUNet (GPUNet/triton/*/runner/config_*.yaml line 29),
-    whose batcher closes a payload once it is queued (model key "batcher_payloads": "fixed"); 21.02 for
-    ResNet-50 (ConvNets/triton/scripts/docker/triton_inference_server.sh line 29), whose batcher formed a
-    batch when an instance asked for one, which today's growing payload matches ("grow", the default).
-  - Client Send varies from request to request (lognormal, cv CLIENT_SEND_CV): real requests never reach
-    the server at one instant, where a deterministic simulation returns a whole batch's clients together
-    and they arrive together again (lockstep). No source row measures this spread; the predictions do
-    not depend on its size (cv 0.01 and 0.1 give the same rows within a few per cent), only on the
-    arrival instants being distinct.
-  - Two instances on one GPU time-share it (no kernel_overlap key): the offline tables have one busy
-    instance, so nothing on the calibration side measures how two overlap.
+    the client spends Client Send at another. The fixed cost is the Network+Server Send/Recv of the
+    case's own offline table at batch 1 (shared memory: no tensor bytes), and for the T4, whose host
+    has no such table, the DGX-1's. The two per-byte rates are declared unknowns: each ranges over
+    what the lowest-concurrency rows of the five GPUNet variants no case predicts (SOURCE_WIDE) give
+    on the case's host (DGX-1 for the V100, DGX A100 for the A100; both hosts for the T4's, which
+    the source does not measure): Client Send over the image's bytes, and Network+Server Send/Recv
+    less the same variant's offline batch-1 value over them.
+  - The Triton release the source names: 21.12 for GPUNet (its READMEs' requirements, line 82, and
+    GPUNet/triton/*/runner/config_*.yaml line 29), whose batcher closes a payload once it is queued
+    (model key "batcher_payloads": "fixed"); for ResNet-50 the README names 20.11 (line 93) and its
+    server script 21.02 (ConvNets/triton/scripts/docker/triton_inference_server.sh line 29), both
+    before 21.07, whose batcher formed a batch when an instance asked for one, which today's growing
+    payload matches ("grow", the default).
+  - Client Send varies from request to request (lognormal): real requests never reach the server at
+    one instant, where a deterministic simulation returns a whole batch's clients together and they
+    arrive together again (lockstep). No row measures this spread: its standard deviation is a
+    declared unknown, log-uniform from 1% to 100% of the nominal Client Send.
+  - Two instances on one GPU time-share it (no kernel_overlap key) where the source-wide tables show
+    it: on the V100 and A100 their online executions take 2.0 to 3.6 times the offline tau of the
+    same batch, never less than time-sharing's 2. No table of the source runs a model on the T4 with
+    two instances: there kernel_overlap is a declared unknown from 0 (time-sharing) to 1.
   - ResNet-50's offline table has no split and runs over HTTP: tau(B) is its Avg Latency less the HTTP
-    cost of B images by the rule above; its p50 is taken as the Avg (for the spread). Where tau so read
-    does not grow with B, the table is bound by the transfer and the case is not expressed.
+    cost of B images at the nominal (middle) rates; its p50 is taken as the Avg (for the spread).
+    Where tau so read does not grow with B, the table is bound by the transfer and the case is not
+    expressed. The T4 host's instance count is a declared unknown: the README's online results name
+    2 instances (line 505), its deployment commands set NUMBER_OF_MODEL_INSTANCES="1" (line 289).
 """
 import argparse
 import csv
@@ -49,12 +59,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 DATA = "scenarios/validation/data/nvidia-triton"
 MODELS = "calibration/models/nvidia-triton"
-HTTP_ROW = ("gpunet-225ms-d_online_a100.csv", 528)  # the row that calibrates the HTTP cost, its image side
+# The GPUNet variants no case predicts: their lowest-concurrency online rows give the HTTP cost's range.
+SOURCE_WIDE = ("065ms", "085ms", "08ms-d", "125ms-d", "175ms")
 HTTP_THREADS = 8  # Triton's --http-thread-count default (server src/command_line_parser.cc, http_thread_cnt_)
 FP16 = 2  # bytes per element: the tables' precision; GPUNet triton/dataloader.py lines 60-69 and
 # ConvNets triton/dataloader.py lines 53-58 cast inputs and labels to it
 CLASSES = 1000  # output: one FP16 score per ImageNet class
-CLIENT_SEND_CV = 0.1  # spread of Client Send, so that requests do not arrive in lockstep (above)
+CLIENT_SEND_CV = (0.01, 1.0)  # range of Client Send's coefficient of variation (above)
 
 # Triton release of each model's deployment -> how its batcher treats a queued payload (above).
 PAYLOADS = {"gpunet": "fixed", "resnet50": "grow"}
@@ -70,6 +81,9 @@ CASES = {
 # The fixed HTTP cost of a host without a shared-memory table: its own GPU's, and for the T4 the DGX-1's.
 HOST_TABLE = {"V100": "gpunet-225ms-d_offline_v100.csv", "A100": "gpunet-225ms-d_offline_a100.csv",
               "T4": "gpunet-225ms-d_offline_v100.csv"}
+# The hosts whose source-wide rows bound a case's per-byte HTTP rates: its own, or both for the T4's.
+RATE_HOSTS = {"V100": ("v100",), "A100": ("a100",), "T4": ("v100", "a100")}
+HOST_NAMES = {"v100": "DGX-1", "a100": "DGX A100"}
 PERF_HEADER = ["Concurrency", "Inferences/Second", "Client Send", "Network+Server Send/Recv", "Server Queue",
                "Server Compute Input", "Server Compute Infer", "Server Compute Output", "Client Recv", "p50 latency",
                "p90 latency", "p95 latency", "p99 latency"]
@@ -100,19 +114,34 @@ def us(ms):
     return round(float(ms) * 1000)
 
 
-def http_cost(root):
-    """Per-byte HTTP times (s per byte) of the client and of the server frontend, from HTTP_ROW."""
-    table, resolution = HTTP_ROW
-    row = min(read_table(root, table), key=lambda r: int(r["Concurrency"]))
-    offline = read_table(root, table.replace("_online_", "_offline_"))
-    fixed_s = float(offline[0]["Network+Server Send/Recv (ms)"]) * 1e-3
-    size = image_bytes(resolution)
-    client_s = float(row["Client Send (ms)"]) * 1e-3 / size
-    server_s = (float(row["Network+Server Send/Recv (ms)"]) * 1e-3 - fixed_s) / size
-    source = (f"{DATA}/{table}, Concurrency {row['Concurrency']}: Client Send {row['Client Send (ms)']} ms and "
-              f"Network+Server Send/Recv {row['Network+Server Send/Recv (ms)']} ms for {size} B, less the fixed "
-              f"{offline[0]['Network+Server Send/Recv (ms)']} ms of its offline table at batch 1")
-    return client_s, server_s, source
+def resolution(root, variant):
+    """The input resolution of a GPUNet variant ("125ms-d"), from setup.csv."""
+    rows = {r["quantity"]: r["value"] for r in read_table(root, "setup.csv")}
+    return int(rows[f"gpunet_{variant.replace('-', '_')}_input_resolution"])
+
+
+def http_rates(root, device):
+    """The per-byte HTTP rates a case on `device` may have: {"server": (low, high), "client": (low, high)}
+    in bits per second, over the lowest-concurrency online row of each SOURCE_WIDE variant on its
+    host(s), with the sentence that says so."""
+    server, client = [], []
+    for variant in SOURCE_WIDE:
+        size = image_bytes(resolution(root, variant))
+        for host in RATE_HOSTS[device]:
+            row = min(read_table(root, f"gpunet-{variant}_online_{host}.csv"), key=lambda r: int(r["Concurrency"]))
+            fixed = float(read_table(root, f"gpunet-{variant}_offline_{host}.csv")[0]["Network+Server Send/Recv (ms)"])
+            server.append(8 * size / ((float(row["Network+Server Send/Recv (ms)"]) - fixed) * 1e-3))
+            client.append(8 * size / (float(row["Client Send (ms)"]) * 1e-3))
+    hosts = " and ".join(HOST_NAMES[h] for h in RATE_HOSTS[device])
+    source = (f"the lowest-concurrency online rows of GPUNet {', '.join(SOURCE_WIDE)} on the {hosts} host"
+              f"{'s' if len(RATE_HOSTS[device]) > 1 else ''} ({DATA}/gpunet-VARIANT_online_*.csv, no case's target)")
+    return {"server": (min(server), max(server)), "client": (min(client), max(client)), "source": source}
+
+
+def nominal_s_per_byte(rates, side):
+    """The rate a single value takes (a range's median: the middle of its uniform range), as s per byte."""
+    low, high = rates[side]
+    return 8 / ((low + high) / 2)
 
 
 def fixed_cost_s(root, case):
@@ -121,9 +150,9 @@ def fixed_cost_s(root, case):
     return float(read_table(root, name)[0]["Network+Server Send/Recv (ms)"]) * 1e-3
 
 
-def perf_rows(root, case, http):
+def perf_rows(root, case):
     """The offline rows of a case as perf_analyzer rows (batch, row cells), tau in Server Compute Infer."""
-    offline, resolution, _, _, _ = CASES[case]
+    offline, resolution, _, device, _ = CASES[case]
     rows = []
     if offline.startswith("gpunet"):
         for r in read_table(root, offline):
@@ -135,7 +164,8 @@ def perf_rows(root, case, http):
                                            us(r["p90 latency (ms)"]), us(r["p95 latency (ms)"]),
                                            us(r["p99 latency (ms)"])]))
         return rows
-    client_s, server_s, _ = http
+    rates = http_rates(root, device)
+    client_s, server_s = nominal_s_per_byte(rates, "client"), nominal_s_per_byte(rates, "server")
     fixed = fixed_cost_s(root, case)
     for r in read_table(root, offline):
         batch = int(r["Client Batch Size"])
@@ -144,7 +174,7 @@ def perf_rows(root, case, http):
         execution = us(r["Avg Latency"]) - send - network
         if execution <= 0:
             raise NotExpressed(f"{DATA}/{offline}: at batch {batch} the HTTP cost of the images ({(send + network) / 1e3:g} "
-                               f"ms by the source's rate) is not below the measured Avg Latency ({r['Avg Latency']} ms): "
+                               f"ms at the source-wide rates) is not below the measured Avg Latency ({r['Avg Latency']} ms): "
                                "this offline table is bound by the transfer, and tau cannot be read off it")
         if rows and execution < rows[-1][1][6]:
             raise NotExpressed(f"{DATA}/{offline}: tau read off it falls from {rows[-1][1][6] / 1e3:g} ms at batch "
@@ -155,8 +185,8 @@ def perf_rows(root, case, http):
     return rows
 
 
-def calibrate(sonicsim, root, case, http):
-    rows = perf_rows(root, case, http)
+def calibrate(sonicsim, root, case):
+    rows = perf_rows(root, case)
     os.makedirs(os.path.join(root, MODELS, "perf"), exist_ok=True)
     inputs = []
     for batch, cells in rows:
@@ -170,15 +200,39 @@ def calibrate(sonicsim, root, case, http):
                     "--output", f"{MODELS}/{case}.json", "--quiet"], cwd=root, check=True)
 
 
-def scenario(root, case, http):
+def between(low, high, unit, why, distribution=None):
+    """A declared unknown: a range (numbers in `unit`) with its source."""
+    out = {"between": [f"{low:.6g}{unit}", f"{high:.6g}{unit}"], "why": why}
+    return out | ({"distribution": distribution} if distribution else {})
+
+
+def scenario(root, case):
     offline, resolution, max_batch, device, online = CASES[case]
-    client_s, server_s, source = http
+    rates = http_rates(root, device)
     size = image_bytes(resolution)
     fixed = fixed_cost_s(root, case)
     model = "gpunet" if offline.startswith("gpunet") else "resnet50"
     levels = [int(r["Concurrency"] if "Concurrency" in r else r["Concurrent client requests"])
               for r in read_table(root, online)]
     link = {"bandwidth": "100Gbps", "latency": "10us"}
+    server_low, server_high = rates["server"]
+    client_low, client_high = rates["client"]
+    send_us = 1e6 * size * nominal_s_per_byte(rates, "client")
+    per_byte = "HTTP per-byte rate, the {} side: the range of {}".format
+    frontend = {"threads": HTTP_THREADS, "per_request": f"{1e6 * fixed:.6g}us",
+                "input_bandwidth": between(server_low / 1e9, server_high / 1e9, "Gbps", per_byte("server",
+                                                                                               rates["source"])),
+                "per_response": "0s", "output_bandwidth": f"{8 / nominal_s_per_byte(rates, 'server'):.6g}bps"}
+    instances = 2
+    server = {"name": "triton", "count": 1, "devices_per_server": 1, "device": device, "nic": link, "models": [model],
+              "frontend": frontend}
+    if model == "resnet50":
+        instances = {"one_of": [2, 1], "why": "the README's online results name 2 model instances (line 505), its "
+                                              "deployment commands set NUMBER_OF_MODEL_INSTANCES=\"1\" (line 289)"}
+        server["kernel_overlap"] = {"between": [0.0, 1.0], "why": "no table of the source runs a model on the T4 with two "
+                                                              "instances: from time-sharing (0) to full overlap (1)"}
+    sharing = ("2 instances time-sharing" if model == "gpunet" else
+               "2 instances (or 1: declared) sharing, by an overlap declared from 0 to 1,")
     return {
         "name": f"nvidia-{case}",
         "description": (
@@ -186,35 +240,36 @@ def scenario(root, case, http):
             f"target, not read to build this): batch-1 requests of 3x{resolution}x{resolution} FP16 over HTTP from "
             f"another host, concurrency {levels[0]} to {levels[-1]}, Triton's dynamic batcher (max batch "
             f"{max_batch}, preferred {max_batch}, queue delay 0; payloads {PAYLOADS[model]} once queued, as in Triton "
-            f"{'21.12' if model == 'gpunet' else '21.02'}) and 2 instances time-sharing one {device}. "
+            f"{'21.12' if model == 'gpunet' else '20.11 and 21.02'}) and {sharing} one {device}. "
             f"Kernel tau(B) and its lognormal spread: {MODELS}/{case}.json, fitted on {DATA}/{offline} only. HTTP: "
             f"frontend {HTTP_THREADS} threads, {1e3 * fixed:g} ms per request (the offline Network+Server Send/Recv "
-            f"at batch 1) plus the input at {8 / server_s / 1e9:.4g} Gbps; client send {1e3 * size * client_s:.4g} "
-            f"ms (mean; lognormal, cv {CLIENT_SEND_CV}: requests never arrive at one instant); both rates from {source}. Links 100 Gbps, 10 us (not limiting). Written by "
-            "scenarios/validation/nvidia_triton.py."),
+            f"at batch 1) plus the input at {server_low / 1e9:.3g} to {server_high / 1e9:.3g} Gbps; client send of "
+            f"the image at {client_low / 1e9:.3g} to {client_high / 1e9:.3g} Gbps (lognormal, its spread declared: "
+            f"requests never arrive at one instant); the rates' ranges from {rates['source']}. Links 100 Gbps, 10 "
+            "us (not limiting). Written by scenarios/validation/nvidia_triton.py."),
         "platform": {
             "worker_pools": [{"name": "client", "nodes": 1, "cores_per_node": 1, "cpu_speed": 1.0, "nic": link}],
             "placement": "fill",
             "site_uplink": link,
-            "servers": [{
-                "name": "triton", "count": 1, "devices_per_server": 1, "device": device, "nic": link,
-                "models": [model],
-                "frontend": {"threads": HTTP_THREADS, "per_request": f"{1e6 * fixed:.6g}us",
-                             "input_bandwidth": f"{8 / server_s:.6g}bps", "per_response": "0s",
-                             "output_bandwidth": f"{8 / server_s:.6g}bps"}}],
+            "servers": [server],
             "load_balancing": "per_job"},
         "models": {model: {
             "input_bytes_per_item": f"{size}B",
             "output_bytes_per_item": f"{CLASSES * FP16}B",
             "max_batch_size": max_batch,
             "dynamic_batching": {"preferred_batch_size": [max_batch], "max_queue_delay_microseconds": 0},
-            "instance_group": [{"kind": "KIND_GPU", "count": 2}],
+            "instance_group": [{"kind": "KIND_GPU", "count": instances}],
             "batcher_payloads": PAYLOADS[model],
             "kernel_latency_by_device": {device: {"type": "calibrated", "file": f"../../{MODELS}/{case}.json"}}}},
         "perf_analyzer": {
             "model": model, "batch_size": 1, "concurrency": levels, "warmup": "2s", "measurement_interval": "2s",
-            "windows": 3, "client_send": {"distribution": "lognormal", "mean": f"{1e6 * size * client_s:.6g}us",
-                            "stddev": f"{1e6 * size * client_s * CLIENT_SEND_CV:.6g}us"},
+            "windows": 3,
+            "client_send": {"distribution": "lognormal",
+                            "mean": between(1e6 * size * 8 / client_high, 1e6 * size * 8 / client_low, "us",
+                                            per_byte("client", rates["source"])),
+                            "stddev": between(CLIENT_SEND_CV[0] * send_us, CLIENT_SEND_CV[1] * send_us, "us",
+                                              "no row measures how far apart the clients' requests arrive: from 1% "
+                                              "to 100% of the nominal Client Send", "log-uniform")},
             "client_recv": "0s"},
         "simulation": {"seed": 1, "network": {"model": "CM02", "tcp_gamma": "0B", "crosstraffic": False},
                        "outputs": []},
@@ -223,17 +278,16 @@ def scenario(root, case, http):
 
 def build(sonicsim, root):
     """Writes every file; returns {case: reason} for the cases the rules cannot calibrate."""
-    http = http_cost(root)
     shutil.rmtree(os.path.join(root, MODELS, "perf"), ignore_errors=True)
     skipped = {}
     for case in CASES:
         try:
-            calibrate(sonicsim, root, case, http)
+            calibrate(sonicsim, root, case)
         except NotExpressed as e:
             skipped[case] = str(e)
             continue
         with open(os.path.join(root, "scenarios", "validation", f"nvidia-{case}.json"), "w") as f:
-            json.dump(scenario(root, case, http), f, indent=2)
+            json.dump(scenario(root, case), f, indent=2)
             f.write("\n")
     return skipped
 

@@ -35,6 +35,38 @@ values, drawn = c.read_rates(f.name)
 os.unlink(f.name)
 if values != [4.5, 3.5] or drawn:
     failures.append(f"read_rates: got {values}, drawn {drawn}")
+
+# The suite's nominal values of declared unknowns (analysis/validation/declared.py), as sonicsim's nominal run takes
+# them: a range at its median, a choice at its first alternative.
+import declared  # noqa: E402
+import scores  # noqa: E402
+check("uniform median", declared.nominal({"between": [2.0, 8.0]}), 5.0)
+check("log-uniform median: the geometric mean", declared.nominal({"between": [1.0, 100.0], "distribution": "log-uniform"}),
+      10.0, 1e-9)
+# triangular on [0, 4], mode 0: F(x) = 1 - (4 - x)^2 / 16 = 1/2 at x = 4 - sqrt(8)
+check("triangular median", declared.nominal({"between": [0.0, 4.0], "distribution": "triangular", "mode": 0.0}),
+      4 - 8 ** 0.5, 1e-12)
+if declared.nominal({"between": ["2ms", "8ms"]}) != "5ms" or declared.nominal({"one_of": ["grow", "fixed"]}) != "grow":
+    failures.append("nominal with a unit or of a choice")
+# whole numbers 1..4, each a quarter: the median quantile of [1, 5) is 3, rounded down 3
+if declared.nominal({"between": [1, 4]}) != 3:
+    failures.append(f"whole-number median: got {declared.nominal({'between': [1, 4]})}, expected 3")
+if declared.find({"a": [{"b": {"one_of": [1, 2]}}], "c/d": {"between": [1, 2]}}) != \
+        [("/a/0/b", {"one_of": [1, 2]}), ("/c~1d", {"between": [1, 2]})]:
+    failures.append("declared.find: pointers")
+# Scores: coverage, half-width and errors of one target worked by hand; skill against the best baseline.
+t = scores.target("x", "m", 100.0, (104.0, 95.0, 115.0), {"a": 150.0, "b": 80.0}, 0.05)
+if not t["covered"] or not t["within"] or t["baselines"]["b"]["within"]:
+    failures.append(f"target: covered / within: {t}")
+check("half-width: (115 - 95) / 2 / 104", t["half_width"], 10 / 104)
+check("error of the median", t["error"], 0.04)
+s = scores.summarize([t, scores.target("x", "m", 100.0, (90.0, 85.0, 89.0), {"a": 150.0, "b": 80.0}, 0.05)])
+check("coverage 1 of 2", s["coverage"], 0.5)
+check("error: mean of 0.04 and 0.10", s["error"], 0.07)
+check("skill against (b), the best: 1 - 0.07 / 0.20", s["skill"], 1 - 0.07 / 0.2)
+if s["best_baseline"] != "b":
+    failures.append(f"best baseline: {s['best_baseline']}")
+check("a baseline with no value counts 100%", scores.relative_error(float("inf"), 70.0), 1.0)
 for failure in failures:
     print("FAIL", failure)
 sys.exit(1 if failures else 0)

@@ -24,6 +24,12 @@ same, as AK8 jets are in production); DeepMET 4500 candidates x 11 features = 19
 grids (11 x 11 inner + 21 x 21 outer cells x (86 + 64 + 38) features) and 43 tau features = 422796 B. The
 fit is written to frontend.json. --check refits into a scratch folder and exits 1 where a committed file
 differs.
+
+The AK4 scan pads every jet to 100 particles + 10 vertices, production to 50 + 5 (paper_setup.csv): how the
+kernel time follows the padding is not measured. Beside the fit per scanned jet, the script writes the fit
+per padded element, in production jets (executions/particlenet_AK4_PT_per_element.csv and
+nvidia-t4_particlenet-ak4_pytorch_per_element.json: each scanned jet counted as the production jets whose
+elements it holds, 2440 / 1220 = 2): the two ends of the range the CMS scenarios declare.
 """
 import argparse
 import csv
@@ -43,12 +49,26 @@ SOURCE = ("yongbinfeng/SONIC_miniAOD_paper_2022@d1f5d28fb024e66adceeb01e1ab3aaf3
 PARTICLENET_JET_BYTES = 4 * (100 * (2 + 20 + 1) + 10 * (2 + 11 + 1))
 DEEPMET_EVENT_BYTES = 4 * 4500 * 11
 DEEPTAU_TAU_BYTES = 4 * ((11 * 11 + 21 * 21) * (86 + 64 + 38) + 43)
+SETUP_CSV = os.path.join(REPO, "scenarios", "validation", "data", "cms-miniaod", "paper_setup.csv")
 SCANS = {  # scan folder -> (model file name part, bytes per item of the scan's requests)
     "particlenet_AK4_PT": ("particlenet-ak4_pytorch", PARTICLENET_JET_BYTES),
     "particlenet_PT": ("particlenet-ak8_pytorch", PARTICLENET_JET_BYTES),
     "deepmet": ("deepmet_tensorflow", DEEPMET_EVENT_BYTES),
     "deeptau_nosplit_trt": ("deeptau_tensorflow-trt", DEEPTAU_TAU_BYTES),
 }
+
+
+def production_ak4_jet_bytes():
+    """float32 bytes of one AK4 jet as production pads it (paper_setup.csv: particles and vertices)."""
+    with open(SETUP_CSV, encoding="utf-8") as f:
+        setup = {r["quantity"]: int(r["value"]) for r in csv.DictReader(l for l in f if not l.startswith("#"))
+                 if r["quantity"] in ("ak4_padding_particles", "ak4_padding_vertices")}
+    return 4 * (setup["ak4_padding_particles"] * (2 + 20 + 1) + setup["ak4_padding_vertices"] * (2 + 11 + 1))
+
+
+# The scans whose jets are padded beyond production's: (file name part, scanned elements per production jet's).
+PER_ELEMENT = {"particlenet_AK4_PT": ("particlenet-ak4_pytorch_per_element",
+                                      lambda: PARTICLENET_JET_BYTES / production_ak4_jet_bytes())}
 
 
 def read_scan(scan):
@@ -62,18 +82,18 @@ def read_scan(scan):
     return sorted(rows, key=lambda r: r[0])
 
 
-def executions(rows):
-    """{items per execution: [T_exec s, ...]} of one scan."""
+def executions(rows, items_per_item=1.0):
+    """{items per execution: [T_exec s, ...]} of one scan, each scanned item counted as `items_per_item`."""
     by_items = {}
     for _, row in rows:
         t_exec = sum(float(row[c]) for c in ("Server Compute Input", "Server Compute Infer",
                                               "Server Compute Output")) * 1e-6
-        items = round(float(row["Inferences/Second"]) * t_exec)
+        items = round(float(row["Inferences/Second"]) * t_exec * items_per_item)
         by_items.setdefault(max(1, items), []).append(t_exec)
     return by_items
 
 
-def write_executions_csv(path, scan, by_items):
+def write_executions_csv(path, scan, by_items, items_per_item=1.0):
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write("# sonicsim calibration data v1\n"
                 "# device: NVIDIA T4\n"
@@ -84,7 +104,9 @@ def write_executions_csv(path, scan, by_items):
                 "# timing: one execution of the dynamic batcher: Server Compute Input + Infer + Output of a row; "
                 "batch_size = Inferences/Second x that time, rounded (rows of one size averaged)\n"
                 "# note1: perf_analyzer gives means only: p50_s and p99_s repeat mean_s, stddev_s is 0, repeats counts "
-                "the rows averaged\n")
+                "the rows averaged\n"
+                + ("" if items_per_item == 1 else f"# note2: items are production jets: each scanned jet holds the "
+                   f"padded elements of {items_per_item:g} (fit_executions.py, PER_ELEMENT)\n"))
         f.write("batch_size,mean_s,p50_s,p99_s,stddev_s,repeats,throughput_items_per_s\n")
         for items in sorted(by_items):
             times = by_items[items]
@@ -117,10 +139,13 @@ def fit_frontend(scans):
 def build(sonicsim, out):
     os.makedirs(os.path.join(out, "executions"), exist_ok=True)
     scans = {scan: read_scan(scan) for scan in SCANS}
-    for scan, rows in scans.items():
-        csv_path = os.path.join(out, "executions", f"{scan}.csv")
-        write_executions_csv(csv_path, scan, executions(rows))
-        model = os.path.join(out, f"nvidia-t4_{SCANS[scan][0]}_executions.json")
+    fits = [(scan, f"{scan}.csv", f"nvidia-t4_{SCANS[scan][0]}_executions.json", 1.0) for scan in SCANS]
+    fits += [(scan, f"{scan}_per_element.csv", f"nvidia-t4_{name}.json", factor()) for scan, (name, factor) in
+             PER_ELEMENT.items()]
+    for scan, csv_name, model_name, items_per_item in fits:
+        csv_path = os.path.join(out, "executions", csv_name)
+        write_executions_csv(csv_path, scan, executions(scans[scan], items_per_item), items_per_item)
+        model = os.path.join(out, model_name)
         # Relative paths in the model file's recorded command, whatever the output folder.
         rel_csv = os.path.relpath(csv_path, out)
         subprocess.run([os.path.abspath(sonicsim), "calibrate", rel_csv, "--output", os.path.relpath(model, out),
@@ -133,6 +158,8 @@ def build(sonicsim, out):
 def outputs():
     names = [os.path.join("executions", f"{s}.csv") for s in SCANS]
     names += [f"nvidia-t4_{SCANS[s][0]}_executions.json" for s in SCANS] + ["frontend.json"]
+    names += [os.path.join("executions", f"{s}_per_element.csv") for s in PER_ELEMENT]
+    names += [f"nvidia-t4_{name}.json" for name, _ in PER_ELEMENT.values()]
     return names
 
 

@@ -21,6 +21,11 @@ each value below follows. Read from the data:
 A job is a CMSSW process of 4 threads and 4 streams (the workload's `threads`), its SONIC modules ExternalWork
 (`external_work`), one job per 4-core node (assumption 13). THREADED = False writes the form used before the
 simulator had threaded jobs: 4 single-core jobs ("streams") per node, which run_suite.py sums per node.
+
+What the sources leave open is declared, not chosen (declared unknowns, each with its source in "why";
+`sonicsim run` propagates them): the frontend's threads, whether the DeepMET and DeepTau servers batched, the
+AK4 kernel per scanned jet or per padded element, the AK4 jets per event, the kernel fits' own bootstrap band,
+and the round trip to GCP Iowa of the cross-site scan (docs/validation-sources.md §1, "declared unknowns").
 --check regenerates into memory and exits 1 where a committed file differs.
 """
 import csv
@@ -104,8 +109,11 @@ def module_shares():
 
 
 def items(name):
-    if name == "particlenet_ak4":
-        return {"distribution": "poisson", "mean": setup("ak4_jets_per_event_mean")}
+    if name == "particlenet_ak4":  # the draft's two figures: "about 16" typical (04:54), 17.5 on average (04:40)
+        return {"distribution": "poisson",
+                "mean": {"between": [int(setup("ak4_jets_per_event_typical")), setup("ak4_jets_per_event_mean")],
+                         "why": "AK4 jets per event: the draft's 'about 16' typical (04_dataAndalgo.tex line 54) to "
+                                "its average 17.5 (line 40)"}}
     if name.startswith("particlenet_ak8"):
         return {"distribution": "poisson", "mean": setup("ak8_jets_per_event_mean")}
     if name == "deepmet":
@@ -115,6 +123,37 @@ def items(name):
 
 def seconds(s):
     return f"{s * 1e3:.4f}ms"
+
+
+# The declared unknowns every scenario has, and those of some models (assumptions 1, 3 and 10).
+FRONTEND_THREADS = {"one_of": [2, 4], "why": "threads parsing requests: Triton's gRPC handler threads "
+                    "(--grpc-infer-thread-count, default 2), or more where gRPC's own threads share the work; the "
+                    "server VM's cores are not stated (04_dataAndalgo.tex line 93, 05_performances.tex line 46)"}
+LATENCY_QUANTILE = {"between": [0.005, 0.995], "why": "the kernel fits' own uncertainty: a quantile of each fit's "
+                    "bootstrap band (calibration/models/cms-miniaod-t4), drawn uniformly: a draw from the bootstrap's spread"}
+BATCHING = {"one_of": [{}, None], "why": "whether the per-N test server batched requests: no Triton configuration is "
+            "in either repository, and the draft asks 'What is our batching window?' (05_performances.tex line 25); "
+            "ParticleNet's jets are padded so that requests batch (04_dataAndalgo.tex lines 36-38), DeepMET's and "
+            "DeepTau's inputs say nothing"}
+AK4_KERNEL = {"one_of": [MODELS["particlenet_ak4"]["kernel_latency_by_device"]["T4"],
+                         {"type": "calibrated", "file": f"{CALIBRATION}/nvidia-t4_particlenet-ak4_pytorch_per_element.json",
+                          "form": "knee"}],
+              "why": "the AK4 scans pad each jet to 100 particles + 10 vertices (runner.py), production to 50 + 5 "
+                     "(04_dataAndalgo.tex line 36): the kernel time per scanned jet, or per padded element "
+                     "(calibration/models/cms-miniaod-t4/README.md)"}
+
+
+def declare_unknowns(content, served):
+    """The scenario with what its sources leave open declared (see the module's docstring)."""
+    content["platform"]["servers"][0]["frontend"]["threads"] = FRONTEND_THREADS
+    content["simulation"]["latency_quantile"] = LATENCY_QUANTILE
+    for m in served:
+        model = content["models"][m] = dict(content["models"][m])
+        if m in ("deepmet", "deeptau"):
+            model["dynamic_batching"] = BATCHING
+        if m == "particlenet_ak4":
+            model["kernel_latency_by_device"] = {"T4": AK4_KERNEL}
+    return content
 
 
 def scenario(name, description, served, cpu_only_rate, rtt_s):
@@ -160,6 +199,17 @@ def scenario(name, description, served, cpu_only_rate, rtt_s):
     }
 
 
+def cross_site_gcp(content):
+    """The round trip Purdue - GCP Iowa declared around assumption 9's 10 ms, on the site uplink's share."""
+    nominal_one_way = 10e-3 / 2
+    edges = 2 * nominal_one_way / 5  # the two NICs' shares, kept
+    content["platform"]["site_uplink"]["latency"] = {
+        "between": [seconds(6e-3 / 2 - edges), seconds(14e-3 / 2 - edges)],
+        "why": "round trip Purdue (Indiana) - GCP Iowa, not measured: from 6 ms (light in fibre over some 600 km each "
+               "way) to 14 ms (routing detours), around assumption 9's 10 ms"}
+    return content
+
+
 AK8 = [f"particlenet_ak8_{v}" for v in ("tagger", "massdecorrelated", "massregression")]
 ALL = ["particlenet_ak4"] + AK8 + ["deepmet", "deeptau"]
 SCENARIOS = {
@@ -173,9 +223,13 @@ SCENARIOS = {
                              CPU_ONLY["gpu_saturation_scan"], 0.5e-3),
     "cross-site-purdue.json": scenario("cms-miniaod-cross-site-purdue", "All models on one T4 at Purdue, clients at "
                                        "Purdue.", ALL, CPU_ONLY["cross_site"], 0.5e-3),
-    "cross-site-gcp.json": scenario("cms-miniaod-cross-site-gcp", "All models on one T4 at GCP Iowa, clients at "
-                                    "Purdue (10 ms RTT, assumption 9).", ALL, CPU_ONLY["cross_site"], 10e-3),
+    "cross-site-gcp.json": cross_site_gcp(scenario("cms-miniaod-cross-site-gcp", "All models on one T4 at GCP Iowa, "
+                                                   "clients at Purdue (10 ms RTT, assumption 9; declared from 6 to 14 "
+                                                   "ms).", ALL, CPU_ONLY["cross_site"], 10e-3)),
 }
+SERVED = {"particlenet-ak4.json": ["particlenet_ak4"], "particlenet-ak8.json": AK8, "deepmet.json": ["deepmet"],
+          "deeptau.json": ["deeptau"], "cross-site-purdue.json": ALL, "cross-site-gcp.json": ALL}
+SCENARIOS = {name: declare_unknowns(content, SERVED[name]) for name, content in SCENARIOS.items()}
 
 
 def main():
