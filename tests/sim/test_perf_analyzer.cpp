@@ -23,13 +23,6 @@ namespace {
 constexpr double kOneWayLatency = 10e-6 + 100e-6 + 1e-3 + 10e-6;  // base scenario's route
 constexpr double kBottleneck = 1e9 / 8;                           // its 1 Gbps site uplink, bytes/s
 
-json perf_scenario(json load) {
-  json d = test::base_scenario();
-  d.erase("workload");
-  d["perf_analyzer"] = std::move(load);
-  return d;
-}
-
 struct LevelResult {
   PerfRow row;
   std::int64_t completed = 0;
@@ -51,7 +44,7 @@ TEST_CASE("perf, one client: latency = send + upload + tau(b) + download + recv;
   const json load = {{"model", "m"},          {"batch_size", b},           {"concurrency", {1}},
                      {"warmup", "1s"},        {"measurement_interval", "2s"}, {"windows", 3},
                      {"client_send", "20us"}, {"client_recv", "10us"}};
-  const LevelResult r = run_level(perf_scenario(load));
+  const LevelResult r = run_level(test::perf_scenario(load));
   const double tau = 1e-3 + 10e-6 * b;
   const double up = kOneWayLatency + b * 4000.0 / kBottleneck;
   const double down = kOneWayLatency + b * 400.0 / kBottleneck;
@@ -70,7 +63,7 @@ TEST_CASE("perf, one client: latency = send + upload + tau(b) + download + recv;
 }
 
 TEST_CASE("perf, concurrency 8 on a saturated instance: throughput 1/tau and, by Little's law, latency 8 tau") {
-  json d = perf_scenario({{"model", "m"},
+  json d = test::perf_scenario({{"model", "m"},
                           {"concurrency", {8}},
                           {"warmup", "2s"},
                           {"measurement_interval", "5s"},
@@ -86,7 +79,7 @@ TEST_CASE("perf, concurrency 8 on a saturated instance: throughput 1/tau and, by
 TEST_CASE("perf, Poisson request rate on max_batch_size 1: Server Queue is M/D/1's mean wait (P-K)") {
   const double tau = 1e-3 + 10e-6;  // batch 1
   const double rho = 0.6;
-  json d = perf_scenario({{"model", "m"},
+  json d = test::perf_scenario({{"model", "m"},
                           {"request_rate", {rho / tau}},
                           {"request_distribution", "poisson"},
                           {"warmup", "5s"},
@@ -104,7 +97,7 @@ namespace {
 // Inferences/s at concurrency `clients`, batch `batch_size`, with or without Triton's dynamic
 // batcher (no delay, preferred sizes defaulting to max_batch_size).
 double inferences_per_s(int clients, int batch_size, int max_batch_size, bool dynamic_batching) {
-  json d = perf_scenario({{"model", "m"},
+  json d = test::perf_scenario({{"model", "m"},
                           {"batch_size", batch_size},
                           {"concurrency", {clients}},
                           {"warmup", "1s"},
@@ -143,7 +136,7 @@ TEST_CASE("perf, a request-rate level of 400,000 requests at utilisation 0.5 run
   const double rho = 0.5;
   const double rate = rho / tau;
   const double window_s = 200;
-  json d = perf_scenario({{"model", "m"},
+  json d = test::perf_scenario({{"model", "m"},
                           {"request_rate", {rate}},
                           {"request_distribution", "poisson"},
                           {"warmup", "10s"},
@@ -161,7 +154,7 @@ TEST_CASE("perf, a request-rate level of 400,000 requests at utilisation 0.5 run
 TEST_CASE("perf, a request rate the server cannot keep up with stops at the cap on requests in flight, with an error") {
   // 20,000 requests/s against one instance that serves 1 / 1.01 ms ~ 990/s: the backlog grows by
   // ~19,000/s, so the cap of limits::kMaxPerfRequestsInFlight is reached after ~1.3 s.
-  json d = perf_scenario({{"model", "m"}, {"request_rate", {20000}}, {"measurement_interval", "10s"}, {"windows", 1}});
+  json d = test::perf_scenario({{"model", "m"}, {"request_rate", {20000}}, {"measurement_interval", "10s"}, {"windows", 1}});
   d["models"]["m"]["max_batch_size"] = 1;
   const Scenario scenario = test::parse(d);
   CHECK(perf_requests_in_flight_cap(scenario) == limits::kMaxPerfRequestsInFlight);
@@ -185,7 +178,7 @@ TEST_CASE("perf, Poisson request rate with a lognormal kernel spread: Server Que
   // so with cv = 1 the wait is twice the deterministic kernel's (the test above) at the same load.
   const double tau = 1e-3 + 10e-6;
   const double rho = 0.5, cv = 1.0;
-  json d = perf_scenario({{"model", "m"},
+  json d = test::perf_scenario({{"model", "m"},
                           {"request_rate", {rho / tau}},
                           {"request_distribution", "poisson"},
                           {"warmup", "5s"},
@@ -207,7 +200,7 @@ TEST_CASE("perf, two instances sharing one GPU: saturated throughput 2 / (tau (1
   // tau (2 - f). f = 0 is time-sharing, as SimGrid computes it without the key.
   const double tau = 20e-3 + 10e-6;  // far longer than the 2.3 ms round trip: both instances stay busy
   auto throughput = [&](std::optional<double> overlap) {
-    json d = perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
+    json d = test::perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
     d["models"]["m"]["kernel_latency"]["intercept"] = "20ms";
     d["models"]["m"]["max_batch_size"] = 1;
     d["models"]["m"]["instances_per_gpu"] = 2;
@@ -229,7 +222,7 @@ TEST_CASE("perf, two instances sharing one GPU by occupancy: time-sharing at u =
   // tau(B) = intercept + per_item B.
   auto throughput = [&](const char* intercept, const char* per_item, int max_batch, bool by_occupancy,
                         double interference = 0) {
-    json d = perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
+    json d = test::perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
     d["models"]["m"]["kernel_latency"] = {{"type", "affine"}, {"intercept", intercept}, {"per_item", per_item}};
     d["models"]["m"]["max_batch_size"] = max_batch;
     d["models"]["m"]["instances_per_gpu"] = 2;
@@ -251,7 +244,7 @@ TEST_CASE("perf, two instances sharing one GPU by occupancy: time-sharing at u =
 }
 
 TEST_CASE("perf, client_send and client_recv as distributions: their columns are the distributions' means") {
-  json d = perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"warmup", "1s"}, {"measurement_interval", "20s"}, {"windows", 1}});
+  json d = test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"warmup", "1s"}, {"measurement_interval", "20s"}, {"windows", 1}});
   d["perf_analyzer"]["client_send"] = {{"distribution", "exponential"}, {"mean", "2ms"}};
   d["perf_analyzer"]["client_recv"] = {{"distribution", "normal"}, {"mean", "1ms"}, {"stddev", "0.1ms"}};
   const LevelResult r = run_level(d);

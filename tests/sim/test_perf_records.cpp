@@ -71,13 +71,6 @@ std::vector<PerfRow> run_recorded(const json& document, const std::string& direc
   return rows;
 }
 
-json perf_scenario(json load) {
-  json d = test::base_scenario();
-  d.erase("workload");
-  d["perf_analyzer"] = std::move(load);
-  return d;
-}
-
 }  // namespace
 
 TEST_CASE("perf records, one client: every request and batch on its closed-form dates, levels in order") {
@@ -86,7 +79,7 @@ TEST_CASE("perf records, one client: every request and batch on its closed-form 
                      {"warmup", "1s"},        {"measurement_interval", "2s"}, {"windows", 3},
                      {"client_send", "20us"}, {"client_recv", "10us"}};
   const std::string dir = (std::filesystem::temp_directory_path() / "sonicsim-perf-records").string();
-  run_recorded(perf_scenario(load), dir);
+  run_recorded(test::perf_scenario(load), dir);
   // No part file is left once joined.
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     CHECK(entry.path().filename().string().find(".part-") == std::string::npos);

@@ -34,6 +34,13 @@ nlohmann::json base_scenario() {
   })");
 }
 
+nlohmann::json perf_scenario(nlohmann::json load) {
+  nlohmann::json d = base_scenario();
+  d.erase("workload");
+  d["perf_analyzer"] = std::move(load);
+  return d;
+}
+
 nlohmann::json point_cloud_scenario(bool ragged) {
   nlohmann::json d = base_scenario();
   auto& m = d["models"]["m"];

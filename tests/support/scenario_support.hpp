@@ -12,6 +12,8 @@ namespace sonicsim::test {
 // One worker node with one core, one server with one GPU, exact network (CM02, no TCP window),
 // one job, one event, one CPU module and one inference module. Tests change what they need.
 nlohmann::json base_scenario();
+// base_scenario() with a perf_analyzer `load` in place of its workload.
+nlohmann::json perf_scenario(nlohmann::json load);
 
 // A point-cloud model on 8 single-core nodes, one job each: per item, 8 features for each of a
 // variable number of points (4 bytes each) and a 2-float header; 3 scores out. tau = 1 ms + 10 us per

@@ -9,42 +9,31 @@
 using namespace sonicsim;
 using nlohmann::json;
 
-namespace {
-
-json perf_scenario(json load) {
-  json d = test::base_scenario();
-  d.erase("workload");
-  d["perf_analyzer"] = std::move(load);
-  return d;
-}
-
-}  // namespace
-
 TEST_CASE("perf scenario: exactly one of workload and perf_analyzer; the load's own errors name the path") {
-  json both = perf_scenario({{"model", "m"}, {"concurrency", {1}}});
+  json both = test::perf_scenario({{"model", "m"}, {"concurrency", {1}}});
   both["workload"] = test::base_scenario()["workload"];
   CHECK_THROWS_WITH_AS(test::parse(both), doctest::Contains("exactly one of \"workload\""), InputError);
-  CHECK_THROWS_WITH_AS(test::parse(perf_scenario({{"model", "nope"}, {"concurrency", {1}}})),
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario({{"model", "nope"}, {"concurrency", {1}}})),
                        doctest::Contains("/perf_analyzer/model"), InputError);
-  CHECK_THROWS_WITH_AS(test::parse(perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"request_rate", {5}}})),
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"request_rate", {5}}})),
                        doctest::Contains("exactly one of \"concurrency\" and \"request_rate\""), InputError);
-  CHECK_THROWS_WITH_AS(test::parse(perf_scenario({{"model", "m"}, {"concurrency", {0}}})),
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario({{"model", "m"}, {"concurrency", {0}}})),
                        doctest::Contains("/perf_analyzer/concurrency/0"), InputError);
   CHECK_THROWS_WITH_AS(
-      test::parse(perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"request_distribution", "poisson"}})),
+      test::parse(test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"request_distribution", "poisson"}})),
       doctest::Contains("request_rate loads only"), InputError);
 }
 
 TEST_CASE("perf scenario: warm-up and windows within the longest run (1e8 s), the error at the key that sets them") {
   // 10 windows of 1e7 s: exactly the longest run; a second of warm-up more is past it.
-  const json exactly = perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"windows", 10}, {"measurement_interval", "1e7s"}});
+  const json exactly = test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"windows", 10}, {"measurement_interval", "1e7s"}});
   CHECK(test::parse(exactly).perf_analyzer->end_s() == 1e8);
   json past = exactly;
   past["perf_analyzer"]["warmup"] = "1s";
   CHECK(test::failure_of([&] { test::parse(past); }).where == "/perf_analyzer/windows");
-  const json many = perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"windows", 2'000'000'000}, {"measurement_interval", "1s"}});
+  const json many = test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"windows", 2'000'000'000}, {"measurement_interval", "1s"}});
   CHECK(test::failure_of([&] { test::parse(many); }).where == "/perf_analyzer/windows");
   // The default 3 windows of 5e7 s: the interval is the key the scenario sets.
-  const json long_interval = perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"measurement_interval", "5e7s"}});
+  const json long_interval = test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"measurement_interval", "5e7s"}});
   CHECK(test::failure_of([&] { test::parse(long_interval); }).where == "/perf_analyzer/measurement_interval");
 }
