@@ -20,8 +20,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kOneWayLatency = 10e-6 + 100e-6 + 1e-3 + 10e-6;  // base scenario's route
-constexpr double kBottleneck = 1e9 / 8;                           // its 1 Gbps site uplink, bytes/s
+using test::kBottleneck;
+using test::kOneWayLatency;
 
 struct LevelResult {
   PerfRow row;

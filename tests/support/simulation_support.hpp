@@ -6,6 +6,11 @@
 
 namespace sonicsim::test {
 
+// base_scenario()'s route from a worker to the server: one-way latency (s) and its bottleneck, the
+// 1 Gbps site uplink (bytes/s).
+inline constexpr double kOneWayLatency = 10e-6 + 100e-6 + 1e-3 + 10e-6;
+inline constexpr double kBottleneck = 1e9 / 8;
+
 // Runs simulate() in a forked child and returns its results.
 SimulationResults simulate_isolated(const Scenario& scenario);
 
