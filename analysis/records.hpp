@@ -27,7 +27,7 @@ struct EventRecord {
   int requests = 0;
   int rejected_requests = 0;
   // Jobs with threads: the stream that ran the event, and the time it waited for a free thread
-  // after an ExternalWork call (before produce, cmssw-sonic-client.md §2). 0 for single-threaded jobs.
+  // after an ExternalWork call (before produce, docs/reference/cmssw-sonic.md §2). 0 for single-threaded jobs.
   int stream = 0;
   double thread_wait_s = 0;
 

@@ -15,7 +15,7 @@ enum class FailureCause : std::uint8_t {
   Cancelled,         // CANCELLED: its job ended (failed) while the request was outstanding
 };
 
-// Why Triton refused a request (triton-batcher.md §7).
+// Why Triton refused a request (docs/reference/triton.md §7).
 enum class RejectReason : std::uint8_t {
   None,
   BatchTooLarge,  // INVALID_ARG at submit: batch-size must be <= max_batch_size

@@ -20,7 +20,7 @@ using Reader = io::CSVReader<kColumns, io::trim_chars<' ', '\t'>, io::no_quote_e
 // The kernel's spread, read off the row's latency percentiles with every other part of a request's
 // latency taken as constant: L = C + K, so K_q = L_q - C with C = mean(L) - mean(K) = the sum of
 // the other columns (Network+Server Send/Recv is the residual that makes the columns sum to the
-// mean latency, triton-batcher.md §9.1), and a lognormal through K_50 and K_99. An upper bound:
+// mean latency, docs/reference/triton.md §9.1), and a lognormal through K_50 and K_99. An upper bound:
 // whatever else varies (queueing, the network) is counted as the kernel's.
 void kernel_spread_from_percentiles(const PerfAnalyzerRow& row, LatencyPoint& point) {
   if (!row.p50_us || !row.p99_us) {

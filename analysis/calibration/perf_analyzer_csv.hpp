@@ -1,5 +1,5 @@
 #pragma once
-// Reads perf_analyzer's CSV (-f FILE; columns in shared reference triton-batcher.md §9.1). Rows are
+// Reads perf_analyzer's CSV (-f FILE; columns in docs/reference/triton.md §9.1). Rows are
 // sorted by throughput, not by load, and time columns are integer microseconds.
 #include <optional>
 #include <string>

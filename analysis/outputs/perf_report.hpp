@@ -1,5 +1,5 @@
 #pragma once
-// perf_analyzer's report (triton-batcher.md §9.1) from what one load level measured: client-side
+// perf_analyzer's report (docs/reference/triton.md §9.1) from what one load level measured: client-side
 // latencies of the requests answered inside the measurement windows, and the model's Triton
 // statistics at the first window's start and the last window's end.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Triton's per-model statistics, kept the way Triton keeps them (triton-batcher.md §1, §10): the
+// Triton's per-model statistics, kept the way Triton keeps them (docs/reference/triton.md §1, §10): the
 // statistics-API counters in nanoseconds (model-wide) and the Prometheus counters in truncated
 // microseconds (one series per GPU, one without gpu_uuid for CPU instances and the model reporter).
 // Counters are cumulative from the start of the run, like Triton's from model load.

@@ -1,5 +1,5 @@
 #pragma once
-// perf_analyzer's JSON profile export (--profile-export-file; triton-batcher.md §9.2): per load
+// perf_analyzer's JSON profile export (--profile-export-file; docs/reference/triton.md §9.2): per load
 // level, every request's send time and response times, in ns since the epoch.
 #include <string>
 #include <vector>

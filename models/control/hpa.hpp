@@ -6,7 +6,7 @@
 // stabilizeRecommendationWithBehaviors, convertDesiredReplicasWithBehaviorRate,
 // calculateScaleUpLimitWithScalingRules, calculateScaleDownLimitWithBehaviors, storeScaleEvent;
 // replica_calculator.go: getUsageRatioReplicaCount, GetExternalPerPodMetricReplicas), restated in
-// supersonic-deployment.md §3. Pure: the caller says when it syncs and what the pods are.
+// docs/reference/supersonic.md §3. Pure: the caller says when it syncs and what the pods are.
 #include <utility>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
 // SuperSONIC's server load metric (helm/supersonic templates/_helpers/_scaling-metric.tpl, restated
-// in supersonic-deployment.md §1.5), the one its Envoy gate and KEDA both read:
+// in docs/reference/supersonic.md §1.5), the one its Envoy gate and KEDA both read:
 //
 //   sum(rate(nv_inference_queue_duration_us[30s])) / sum(rate(nv_inference_exec_count[30s]) * 1000 + 0.001)
 //

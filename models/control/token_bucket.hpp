@@ -1,6 +1,6 @@
 #pragma once
 // Envoy's listener-level local rate limit (envoy.filters.listener.local_ratelimit, restated in
-// supersonic-deployment.md §1.4(a)): a bucket of `max_tokens`, full at the start, refilled by
+// docs/reference/supersonic.md §1.4(a)): a bucket of `max_tokens`, full at the start, refilled by
 // `tokens_per_fill` at every `fill_interval` tick from the start (LocalRateLimiterImpl's fill
 // timer), never above `max_tokens`. Each new connection takes a token; with none left it is closed.
 // Pure: the caller says when a connection arrives.

@@ -6,7 +6,7 @@
 
 namespace sonicsim {
 
-// KEDA scaling a server group as one Kubernetes Deployment (supersonic-deployment.md §1.6, §3, §4, §7).
+// KEDA scaling a server group as one Kubernetes Deployment (docs/reference/supersonic.md §1.6, §3, §4, §7).
 // The group's servers are the GPU pool: a pod runs on one of them, and a pod with none free stays
 // pending. The HPA syncs every sync_period; KEDA alone takes the deployment from 0 to 1 replica and
 // back, at its polling interval.

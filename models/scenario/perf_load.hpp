@@ -1,5 +1,5 @@
 #pragma once
-// A perf_analyzer-like load against one model (triton-batcher.md §9): N closed-loop clients, or
+// A perf_analyzer-like load against one model (docs/reference/triton.md §9): N closed-loop clients, or
 // requests sent at a fixed rate with constant or Poisson spacing. Each load level is its own run.
 #include <string>
 #include <vector>

@@ -9,7 +9,7 @@
 
 namespace sonicsim {
 
-// SuperSONIC's saturation gate (Envoy Lua filter, supersonic-deployment.md §1.4): a job's first call
+// SuperSONIC's saturation gate (Envoy Lua filter, docs/reference/supersonic.md §1.4): a job's first call
 // (RepositoryIndex) is refused while the server load metric exceeds the threshold, and the job then
 // runs its inference on its own CPU for its whole life.
 struct SaturationGateSpec {
@@ -19,7 +19,7 @@ struct SaturationGateSpec {
 };
 
 // An Envoy proxy in the data centre between the jobs and the servers: every request and response
-// crosses its NIC, and each request costs it CPU time. Defaults are Envoy's (supersonic-deployment.md §2.3).
+// crosses its NIC, and each request costs it CPU time. Defaults are Envoy's (docs/reference/supersonic.md §2.3).
 struct ProxySpec {
   LinkSpec nic;
   int threads = 1;              // Envoy worker threads (--concurrency); SuperSONIC requests 1 CPU
@@ -27,7 +27,7 @@ struct ProxySpec {
   double dns_refresh_s = 5;     // STRICT_DNS dns_refresh_rate: when membership changes reach the proxy
   double connect_timeout_s = 5; // cluster connect_timeout: how long a request to a dead server waits
   std::optional<SaturationGateSpec> gate;
-  // SuperSONIC's optional listener token bucket on new connections (supersonic-deployment.md §1.4(a)):
+  // SuperSONIC's optional listener token bucket on new connections (docs/reference/supersonic.md §1.4(a)):
   // a job connects once, at its start; refused, it runs on its CPU as if gated.
   std::optional<TokenBucketSpec> connection_limit;
 };

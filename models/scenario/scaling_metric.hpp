@@ -1,6 +1,6 @@
 #pragma once
 // The metrics Prometheus answers to the saturation gate and the autoscaler
-// (supersonic-deployment.md §1.5, §7): one enum for the gate (proxy.hpp) and KEDA (autoscaling.hpp),
+// (docs/reference/supersonic.md §1.5, §7): one enum for the gate (proxy.hpp) and KEDA (autoscaling.hpp),
 // since SuperSONIC's chart gives both the same serverLoadMetric.
 
 namespace sonicsim {

@@ -40,7 +40,7 @@ struct InferenceModule {
   std::optional<Distribution> cpu_fallback;  // time on the CPU when no server serves the model
   int priority = 0;       // Triton request priority; 0 = the model's default level
   double timeout_s = 0;   // Triton request "timeout" parameter; 0 = none
-  // What the client does when a request fails (CMSSW SonicTriton; supersonic-deployment.md §5.1).
+  // What the client does when a request fails (CMSSW SonicTriton; docs/reference/supersonic.md §5.1).
   int allowed_tries = 1;                   // attempts on the same server, retried at once
   std::optional<double> client_timeout_s;  // the client's deadline for an answer (gRPC DEADLINE_EXCEEDED)
   OnFailure on_failure = OnFailure::FailJob;

@@ -1,6 +1,6 @@
 #pragma once
 // One scan of Triton's dynamic batcher over its queue (DynamicBatchScheduler::GetDynamicBatch,
-// restated in ../shared/reference/triton-batcher.md §5.3): given the units already in the current
+// restated in docs/reference/triton.md §5.3): given the units already in the current
 // payload and the queued requests in scan order, decide whether to move a prefix of the queue into
 // the payload now, or how long to wait. Pure: no clock, no threads, no SimGrid. Queue policies
 // (timeouts, cancellation) are applied by the caller as Triton's scan cursor reaches each request;

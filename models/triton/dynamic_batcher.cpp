@@ -129,7 +129,7 @@ bool DynamicBatcher::current_is_stale() const {
   return settings_.payloads == BatcherPayloads::Fixed && it->second.state == State::Scheduled;
 }
 
-// DynamicBatchScheduler::Enqueue's notify rule (triton-batcher.md §5.2).
+// DynamicBatchScheduler::Enqueue's notify rule (docs/reference/triton.md §5.2).
 bool DynamicBatcher::arrival_notifies() const {
   return slot_available() &&
          (settings_.shape_checked || saturated_ || current_is_stale() || queued_units_ >= next_preferred_);

@@ -1,5 +1,5 @@
 #pragma once
-// A model's scheduler in Triton (DynamicBatchScheduler; triton-batcher.md §2, §5, §6) as a state
+// A model's scheduler in Triton (DynamicBatchScheduler; docs/reference/triton.md §2, §5, §6) as a state
 // machine in simulated time: requests come in, batches go out to idle instances, and timed-out
 // requests are reported. One per model, shared by all its instances.
 //

@@ -2,7 +2,7 @@
 // The parts of Triton's model configuration (inference.ModelConfig, config.pbtxt) that decide
 // scheduling, as plain data in SI units: read as written (config_pbtxt.hpp, model_config_json.hpp),
 // then validated and normalised as Triton does (below). See
-// ../shared/reference/triton-batcher.md §8 for the fields, defaults and validation rules.
+// docs/reference/triton.md §8 for the fields, defaults and validation rules.
 #include <concepts>
 #include <cstdint>
 #include <initializer_list>
@@ -70,13 +70,13 @@ struct InstanceGroup {
   bool operator==(const InstanceGroup&) const = default;
 };
 
-// When the batcher thread looks at its queue (triton-batcher.md §6).
+// When the batcher thread looks at its queue (docs/reference/triton.md §6).
 enum class BatcherWakeup {
   Idealised,  // on every arrival, instance hand-off and timer
   Literal,    // only on Triton's notify rule (arrival with queued units >= next preferred size, ...)
 };
 
-// Whether a formed payload takes more requests while it waits for an instance (triton-batcher.md §5.1).
+// Whether a formed payload takes more requests while it waits for an instance (docs/reference/triton.md §5.1).
 enum class BatcherPayloads {
   Grow,   // it grows until an instance takes it (server PR #3789, Triton 22.02 on; today's code)
   Fixed,  // it is closed once handed to the payload FIFO (Triton 21.07 to 22.01: from server PR

@@ -1,5 +1,5 @@
 #pragma once
-// Triton's scheduler queue (PriorityQueue of PolicyQueues, scheduler_utils.cc; triton-batcher.md
+// Triton's scheduler queue (PriorityQueue of PolicyQueues, scheduler_utils.cc; docs/reference/triton.md
 // §3, §4): one FIFO per priority level plus a FIFO of requests delayed by a DELAY timeout. The scan
 // order is level 1 main, level 1 delayed, level 2 main, ...; queue policies are applied lazily,
 // when the batcher's scan reaches a request.

@@ -19,7 +19,7 @@ struct ItemBytes {
   double of(double elements) const { return fixed_bytes + per_element_bytes * elements; }
 };
 
-// How requests of a model with variable dims batch in Triton (triton-batcher.md §2, §5.7):
+// How requests of a model with variable dims batch in Triton (docs/reference/triton.md §2, §5.7):
 //   Fixed   no variable dims: any requests batch together;
 //   Padded  a variable input without allow_ragged_batch: a client pads the items of a request to
 //           its largest, and Triton cuts a batch at the first request of another shape;

@@ -67,7 +67,7 @@ bool EventStream::run_event(int event, std::vector<bool>& on_cpu) {
     if (context_.balancer.serves(inference.model) && !on_cpu[m]) {
       record.preprocess_s += compute(sample(inference.preprocess, rng_));
       // ExternalWork: acquire() has dispatched the requests and returned; produce() waits for a free
-      // thread once the answers are back (cmssw-sonic-client.md §2, steps 3 to 5).
+      // thread once the answers are back (docs/reference/cmssw-sonic.md §2, steps 3 to 5).
       const bool frees_thread = threads_ && inference.external_work;
       if (frees_thread) threads_->release();
       const ModuleOutcome outcome = run_requests(inference, static_cast<int>(m), event, items, record);

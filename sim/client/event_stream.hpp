@@ -1,7 +1,7 @@
 #pragma once
 // One stream of a grid job: it runs the scenario's module chain on one event at a time, as a CMSSW
 // stream holds one event and one instance of each stream module, hence its own SONIC client per
-// module (cmssw-sonic-client.md §1, §3.1). An inference module's requests go through the stream's
+// module (docs/reference/cmssw-sonic.md §1, §3.1). An inference module's requests go through the stream's
 // RequestFlow; when the module gives up on the servers, the stream falls back to the CPU or the job
 // ends as failed, as the module's on_failure says.
 //

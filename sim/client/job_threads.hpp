@@ -1,6 +1,6 @@
 #pragma once
 // The threads of a multi-threaded job: CMSSW's TBB workers, any of which runs any stream's ready
-// work (cmssw-sonic-client.md §1, "How TBB lets any thread work on any stream"). A stream holds one
+// work (docs/reference/cmssw-sonic.md §1, "How TBB lets any thread work on any stream"). A stream holds one
 // while it runs a module, computing or blocked in a synchronous call, and gives it back while an
 // ExternalWork request is in flight and at the end of each event. Streams waiting for a thread get
 // one first come, first served (TBB's shared task queue reduced to one FIFO, §5 "What can be

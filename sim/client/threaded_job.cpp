@@ -74,7 +74,7 @@ void ThreadedJob::operator()() {
 
 // A stream reads the next event once it has a thread, and gives the thread back at the end of the
 // event: the next event of the stream is read by a task of the shared queue (the source's serial
-// queue, cmssw-sonic-client.md §1), which any thread may run.
+// queue, docs/reference/cmssw-sonic.md §1), which any thread may run.
 void ThreadedJob::run_stream(const std::shared_ptr<State>& state, int s) {
   State& job = *state;
   const Workload& w = job.context.scenario.workload;

@@ -1,5 +1,5 @@
 #pragma once
-// A grid job as a multi-threaded CMSSW process (cmssw-sonic-client.md §1, §2): `threads` cores of
+// A grid job as a multi-threaded CMSSW process (docs/reference/cmssw-sonic.md §1, §2): `threads` cores of
 // one node and `streams` events in flight at once. Each stream is an actor on the job's host running
 // its own events through the module chain (EventStream), with its own requests, inbox and random
 // streams; the streams share the job's threads (JobThreads). A stream reads the job's next event

@@ -1,6 +1,6 @@
 #pragma once
 // KEDA and the Kubernetes HPA scaling a server group as one Deployment of Triton pods
-// (supersonic-deployment.md §1.6, §3, §4, §7). The group's servers are the GPU pool: each runs at
+// (docs/reference/supersonic.md §1.6, §3, §4, §7). The group's servers are the GPU pool: each runs at
 // most one pod.
 //   - Every sync period the HPA (models/control/hpa.hpp) turns the metric Prometheus gives into the
 //     Deployment's replicas; with min_replicas 0, KEDA alone takes it from 0 to 1 and back to 0 after

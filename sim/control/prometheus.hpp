@@ -1,6 +1,6 @@
 #pragma once
 // Prometheus scraping the servers' Triton counters and Envoy's gauges every scrape_interval
-// (supersonic-deployment.md §1.5, §1.7), and the queries the saturation gate, the autoscaler and the
+// (docs/reference/supersonic.md §1.5, §1.7), and the queries the saturation gate, the autoscaler and the
 // time series read from those samples. A server that is down misses its scrape. Each pod is a series
 // of its own: a pod started by the autoscaler on a server begins new series at zero, and its
 // predecessor's samples age out of the window as Prometheus's would.

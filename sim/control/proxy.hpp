@@ -1,5 +1,5 @@
 #pragma once
-// An Envoy proxy between the jobs and the servers (supersonic-deployment.md §1.3, §2): it balances
+// An Envoy proxy between the jobs and the servers (docs/reference/supersonic.md §1.3, §2): it balances
 // each request over the servers it believes ready, and relays every response. What it believes
 // lags behind the servers: it learns of a failure or a restart at its next DNS refresh (STRICT_DNS
 // re-resolves every dns_refresh from its start), and a request it sends to a dead server fails

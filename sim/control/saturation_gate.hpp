@@ -1,5 +1,5 @@
 #pragma once
-// SuperSONIC's saturation gate (supersonic-deployment.md §1.4, §1.5): at a job's start it evaluates
+// SuperSONIC's saturation gate (docs/reference/supersonic.md §1.4, §1.5): at a job's start it evaluates
 // the load metric over what Prometheus has scraped so far and refuses the job above the threshold,
 // or when no server is ready.
 #include "models/control/request_balancer.hpp"

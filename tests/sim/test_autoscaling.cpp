@@ -233,7 +233,7 @@ TEST_CASE("scale-down past the grace period: what the pod still holds fails, and
 TEST_CASE("KEDA takes the deployment to zero after its cooldown; a metric read from the pods cannot wake it") {
   // min_replicas 0 and a first wave of 8 jobs of 10 events, done within a second. A metric read from
   // the pods themselves never wakes an empty deployment (no pod, no sample: the chart's values warn
-  // of it, supersonic-deployment.md §1.6), so the second wave finds none.
+  // of it, docs/reference/supersonic.md §1.6), so the second wave finds none.
   json d = autoscaled_farm("200s");
   d["workload"]["events_per_job"] = 10;
   d["workload"].erase("duration");

@@ -1,4 +1,4 @@
-// perf_analyzer's report from one load level's measurements: its arithmetic (triton-batcher.md §9.1).
+// perf_analyzer's report from one load level's measurements: its arithmetic (docs/reference/triton.md §9.1).
 #include <doctest/doctest.h>
 
 #include <cstdint>

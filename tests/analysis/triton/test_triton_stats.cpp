@@ -1,4 +1,4 @@
-// Triton's statistics attribution (triton-batcher.md §1, §10): every request of a batch is charged
+// Triton's statistics attribution (docs/reference/triton.md §1, §10): every request of a batch is charged
 // the whole batch's compute time, Prometheus truncates each request's durations to whole µs, and
 // inference_count counts max(1, request batch).
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
 // The HPA's replica sequence for scripted metrics, against sequences worked out by hand from the
-// rules in supersonic-deployment.md §3 (Kubernetes horizontal.go and replica_calculator.go). Syncs
+// rules in docs/reference/supersonic.md §3 (Kubernetes horizontal.go and replica_calculator.go). Syncs
 // every 15 s; pods are ready the moment they are asked for unless a test says otherwise.
 #include <doctest/doctest.h>
 
@@ -23,7 +23,7 @@ std::vector<int> run(HorizontalPodAutoscaler& hpa, int replicas, int syncs, cons
   return out;
 }
 
-// SuperSONIC at Purdue's Geddes (supersonic-deployment.md §1.8, §3.3): Value metric, threshold 20,
+// SuperSONIC at Purdue's Geddes (docs/reference/supersonic.md §1.8, §3.3): Value metric, threshold 20,
 // 1 to 11 replicas; one pod up per 15 s after a 30 s window, one down per 45 s after 45 s. Here the
 // chart's values instead, slower and easier to follow: up one pod per 60 s after a 60 s window, down
 // one per 120 s after a 600 s window.

@@ -1,4 +1,4 @@
-// The dynamic batcher's queue scan against Triton's QA expectations (triton-batcher.md §12) and
+// The dynamic batcher's queue scan against Triton's QA expectations (docs/reference/triton.md §12) and
 // edge cases (§13) that one scan decides on its own. Unless a case says otherwise the model is
 // the QA one: max_batch_size 8, preferred [2, 6], max_queue_delay 10 s.
 #include <doctest/doctest.h>

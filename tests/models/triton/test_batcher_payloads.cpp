@@ -1,7 +1,7 @@
 // Payloads that do not grow once formed (Triton 21.07 to 22.01, between server PRs #3024 and
 // #3789): the batcher hands each batch to the payload FIFO closed, so requests arriving while the
 // instances are busy form batches of their own, up to 2 x instances of them, instead of joining
-// the one that waits (triton-batcher.md §5.1, §5.2; server issue #3624).
+// the one that waits (docs/reference/triton.md §5.1, §5.2; server issue #3624).
 #include <doctest/doctest.h>
 
 #include "tests/support/batcher_driver.hpp"

@@ -67,7 +67,7 @@ Trace random_trace(std::mt19937_64& rng) {
   return t;
 }
 
-// The deadline PriorityQueue gives a request (triton-batcher.md §3.5), 0 if none.
+// The deadline PriorityQueue gives a request (docs/reference/triton.md §3.5), 0 if none.
 double deadline_of(const Trace& t, const Arrival& a) {
   const triton::DynamicBatchingConfig& config = *t.settings.dynamic_batching;
   int level = 0;

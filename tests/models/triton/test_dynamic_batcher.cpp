@@ -1,5 +1,5 @@
 // The scheduler state machine's own mechanics: payload growth, the prefetch cap, instance-side
-// merging and freezing, the two wake-up modes and the default scheduler (triton-batcher.md §5,
+// merging and freezing, the two wake-up modes and the default scheduler (docs/reference/triton.md §5,
 // §6, §12 A and D, §13 items 15, 18, 19, 23).
 #include <doctest/doctest.h>
 

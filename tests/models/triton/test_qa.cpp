@@ -1,5 +1,5 @@
 // Triton's own QA expectations for the dynamic batcher (server/qa/L0_batcher and L0_http, listed in
-// triton-batcher.md §12), each driven through the scheduler state machine. The QA model has
+// docs/reference/triton.md §12), each driven through the scheduler state machine. The QA model has
 // max_batch_size 8, preferred [2, 6] and a 10 s delay; the preferred_batch_only_* models have
 // preferred [4, 6] and no delay. QA queues a burst before the batcher looks at it with
 // TRITONSERVER_DELAY_SCHEDULER=<n>: hold_until_queued here. Four instances, so a formed batch

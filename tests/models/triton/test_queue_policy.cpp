@@ -1,4 +1,4 @@
-// Priority levels and queue policies (triton-batcher.md §3, §4, §7; §13 items 10-14): admission,
+// Priority levels and queue policies (docs/reference/triton.md §3, §4, §7; §13 items 10-14): admission,
 // lazy timeouts with REJECT and DELAY, timeout overrides, and the scan order across levels.
 #include <doctest/doctest.h>
 

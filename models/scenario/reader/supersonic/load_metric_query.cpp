@@ -14,7 +14,7 @@ struct Form {
   ScalingMetric metric;
 };
 constexpr Form kForms[]{
-    // The chart's default (_scaling-metric.tpl at e578801), and as supersonic-deployment.md §1.5 writes it.
+    // The chart's default (_scaling-metric.tpl at e578801), and as docs/reference/supersonic.md §1.5 writes it.
     {"S(rate(nv_inference_queue_duration_usL[W]))/S((rate(nv_inference_exec_countL[W])*1000)+0.001)",
      ScalingMetric::SupersonicLoad},
     {"S(rate(nv_inference_queue_duration_usL[W]))/S(rate(nv_inference_exec_countL[W])*1000+0.001)",

@@ -91,7 +91,7 @@ EventCount read_event_count(const JsonNode& node) {
   return node.at("distribution").choice(kEventCounts, "events per job")(node);
 }
 
-// CMSSW's process options (cmssw-sonic-client.md §1; FWCore/Framework/src/EventProcessor.cc, the
+// CMSSW's process options (docs/reference/cmssw-sonic.md §1; FWCore/Framework/src/EventProcessor.cc, the
 // EventProcessor constructor): numberOfStreams 0 means as many streams as threads, which a scenario
 // says by leaving "streams" out. numberOfThreads 0 (one per core of the machine, edm::setNThreads)
 // is not taken: a job's node is not known before it starts, so the count is given.

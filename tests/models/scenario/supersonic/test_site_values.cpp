@@ -1,6 +1,6 @@
 // Each site values file of SuperSONIC at e5788010 (copies in tests/data/supersonic/), named by a
 // scenario's server group, read into the scenario sonicsim simulates; the settings each case checks
-// are those supersonic-deployment.md §1.8 documents for the site, and what the chart's values.yaml
+// are those docs/reference/supersonic.md §1.8 documents for the site, and what the chart's values.yaml
 // gives where the site's file is silent (§1.2, §1.3, §1.6). Also: the scenario's own keys override
 // the file's, and an error in a value the file gave names the file and the value's key.
 #include <doctest/doctest.h>
