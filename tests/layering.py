@@ -6,11 +6,15 @@ models/, analysis/, sim/ and cli/ say why), and only sim/ sees SimGrid.
 
 Prints every include that crosses a line it may not, with its file and line, and every include
 cycle between the project's files (a file and its header counting as one: a.cpp includes b.hpp whose
-b.cpp includes a.hpp is a cycle), and exits 1 if there is any.
+b.cpp includes a.hpp is a cycle), and exits 1 if there is any. It also runs the citation check of
+tests/reference_citations.py: no file cites a document outside the repository, and every citation
+of a note under docs/ by section names a section the note has.
 """
 import pathlib
 import re
 import sys
+
+from reference_citations import citation_problems
 
 MODELS_BELOW_SCENARIO = ["models/io", "models/triton", "models/workload", "models/jobs", "models/control"]
 
@@ -140,7 +144,11 @@ def main() -> int:
         print(f"include cycle among {', '.join(c)} (each counting its .hpp and .cpp)")
     print(f"layering: {checked} project includes checked, {len(problems)} across a line they may not cross, "
           f"{len(cycles)} include cycles")
-    return 1 if problems or cycles else 0
+    citation_errors, citations = citation_problems(root)
+    for p in citation_errors:
+        print(p)
+    print(f"reference citations: {citations} citations of docs/ by section checked, {len(citation_errors)} problems")
+    return 1 if problems or cycles or citation_errors else 0
 
 
 if __name__ == "__main__":
