@@ -147,8 +147,8 @@ class ParticleNetTagger(nn.Module):
 
 
 def particlenet_inputs(b, dev):
-    # Shapes of the design brief: points [N,2,100], features [N,20,100], mask [N,1,100],
-    # SV points [N,2,10], SV features [N,11,10], SV mask [N,1,10]; all slots occupied.
+    # Shapes of docs/reference/published-results.md §3: points [N,2,100], features [N,20,100],
+    # mask [N,1,100], SV points [N,2,10], SV features [N,11,10], SV mask [N,1,10]; all slots occupied.
     return (torch.randn(b, 2, 100, device=dev) * 0.4, torch.randn(b, 20, 100, device=dev),
             torch.ones(b, 1, 100, device=dev),
             torch.randn(b, 2, 10, device=dev) * 0.4, torch.randn(b, 11, 10, device=dev),

@@ -1,6 +1,6 @@
 #pragma once
-// The closed-form t_SONIC model (design brief §1) of a grid-job scenario, extended to shared links:
-// one job's uncontended per-event time t_ideal, and with N concurrent jobs
+// The closed-form t_SONIC model (docs/reference/timing-model.md §2) of a grid-job scenario, extended to
+// shared links (§3): one job's uncontended per-event time t_ideal, and with N concurrent jobs
 //   t(N) = max(t_ideal, N · t_GPU / N_GPU, N · t_frontend / frontend threads,
 //              max over shared links N · bytes_per_event / bandwidth).
 // Worker NICs are left out: the jobs of one node share one, but their number stops growing with N.

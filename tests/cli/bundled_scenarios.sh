@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bundled ProtoDUNE 2021 scenarios reproduce the published per-event times (design brief §5):
+# The bundled ProtoDUNE 2021 scenarios reproduce the published per-event times (docs/reference/published-results.md §1):
 # CPU only 330 s (within 1%), SONIC with 1693-item requests 122 s (within 5%).
 set -u
 sonicsim=$1
