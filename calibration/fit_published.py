@@ -107,11 +107,11 @@ def throughput_by_batch(models, stem):
     fail(f"no model {stem}.json")
 
 
-# The seeds' GPU claims: (seed, its words, runtime the seed speaks of or both, rival devices).
+# The posters' GPU claims: (poster and where docs/reference/ restates it, its words, rival devices).
 CLAIMS = [
-    ("000", "Direct-inference tests show the AMD MI100 GPU has somewhat better throughput performance than the "
+    ("The AMD GPU poster (docs/reference/published-results.md §3)", "Direct-inference tests show the AMD MI100 GPU has somewhat better throughput performance than the "
             "NVIDIA V100 and A30", ["nvidia-v100-32gb", "nvidia-a30"]),
-    ("002", "AMD MI100 has superior throughput to several existing GPU types (even A100s at smaller batch sizes)",
+    ("The Tier-2 poster (docs/reference/published-results.md §4)", "AMD MI100 has superior throughput to several existing GPU types (even A100s at smaller batch sizes)",
             ["nvidia-a100-40gb", "nvidia-v100-32gb", "nvidia-a30", "nvidia-a10", "nvidia-t4"]),
 ]
 
@@ -131,12 +131,12 @@ def runs_of(batches):
 
 
 def claims_section(models):
-    lines = ["", "## The seeds' GPU claims, checked with these models", "",
+    lines = ["", "## The posters' GPU claims, checked with these models", "",
              "Throughput of one GPU at a batch size is batch / τ. The ratio MI100 / rival at every scanned batch",
-             "size, per runtime (seed 000's study used ONNX Runtime for ParticleNet; the PyTorch scans came later).",
+             "size, per runtime (the AMD GPU poster's study used ONNX Runtime for ParticleNet; the PyTorch scans came later).",
              "Ratios above 1: the MI100 is faster. Generated from the model files; calibration.sh checks it.", ""]
-    for seed, words, rivals in CLAIMS:
-        lines += [f"**Seed {seed}**: \"{words}.\"", ""]
+    for poster, words, rivals in CLAIMS:
+        lines += [f"**{poster}**: \"{words}.\"", ""]
         for runtime in ["onnxruntime", "pytorch"]:
             mi100 = throughput_by_batch(models, f"amd-instinct-mi100_particlenet_{runtime}")
             batches = sorted(mi100)
@@ -154,10 +154,10 @@ def claims_section(models):
                              f" | {runs_of([b for b in batches if ratios[b] > 1])} |")
             lines.append("")
     lines += [
-        "Where the claims hold: seed 000's holds on ONNX Runtime, its own setup, at every batch size (MI100",
+        "Where the claims hold: the AMD GPU poster's holds on ONNX Runtime, its own setup, at every batch size (MI100",
         "1.16–2.26× the V100 and A30; 1.16–1.25× from batch 32 up, \"somewhat better\"). With PyTorch it holds",
         "against the V100 everywhere but against the A30 only up to batch 32; from 64 up they are level",
-        "(0.96–1.08). Seed 002's \"even A100s at smaller batch sizes\" holds up to batch 16 on ONNX Runtime and",
+        "(0.96–1.08). The Tier-2 poster's \"even A100s at smaller batch sizes\" holds up to batch 16 on ONNX Runtime and",
         "up to batch 32 on PyTorch; above that the A100 is ahead, by up to 1.5× (ONNX) and 2× (PyTorch) at",
         "batch 256–2048. \"Several existing GPU types\": the V100, A30 (ONNX) and T4 at every batch size, the A10",
         "from batch 32 up (PyTorch). Both comparisons are tilted by how the source measured (README-batch-scans.md,",

@@ -104,8 +104,9 @@ expect_error bad_cell "bad.csv: line 4, column \"mean_s\": expected a number, go
 if python3 calibration/fit_published.py "$sonicsim" --check; then pass
 else fail "calibration/models/published/ is stale: run python3 calibration/fit_published.py $sonicsim --plot"; fi
 
-# 7. The seeds' GPU claims as the models answer them (calibration/models/published/README.md says
-#    the same in words): throughput ratios MI100 / rival = tau_rival(b) / tau_MI100(b).
+# 7. The posters' GPU claims (docs/reference/published-results.md §3, §4) as the models answer them
+#    (calibration/models/published/README.md says the same in words): throughput ratios
+#    MI100 / rival = tau_rival(b) / tau_MI100(b).
 if python3 - <<'PY'
 import json
 def tau(stem):
@@ -116,18 +117,18 @@ def ratios(runtime, rival):
     return {b: other[b] / mi100[b] for b in mi100}
 small = lambda r, upto: all(v > 1 for b, v in r.items() if b <= upto) and all(v < 1 for b, v in r.items() if b > upto)
 checks = {
-    "seed 000 on ONNX Runtime: MI100 ahead of V100 and A30 at every batch size":
+    "AMD GPU poster on ONNX Runtime: MI100 ahead of V100 and A30 at every batch size":
         all(v > 1 for rival in ("nvidia-v100-32gb", "nvidia-a30") for v in ratios("onnxruntime", rival).values()),
-    "seed 000 on PyTorch: ahead of V100 everywhere; of A30 up to 32, within 10% above":
+    "AMD GPU poster on PyTorch: ahead of V100 everywhere; of A30 up to 32, within 10% above":
         all(v > 1 for v in ratios("pytorch", "nvidia-v100-32gb").values())
         and all((v > 1) if b <= 32 else (0.9 < v < 1.1) for b, v in ratios("pytorch", "nvidia-a30").items()),
-    "seed 002: ahead of the A100 up to batch 16 (ONNX Runtime) and 32 (PyTorch), behind above":
+    "Tier-2 poster: ahead of the A100 up to batch 16 (ONNX Runtime) and 32 (PyTorch), behind above":
         small(ratios("onnxruntime", "nvidia-a100-40gb"), 16) and small(ratios("pytorch", "nvidia-a100-40gb"), 32),
 }
 for what, ok in checks.items():
     print(("holds: " if ok else "DOES NOT HOLD: ") + what)
 raise SystemExit(0 if all(checks.values()) else 1)
 PY
-then pass; else fail "the seeds' GPU claims no longer come out as calibration/models/published/README.md says"; fi
+then pass; else fail "the posters' GPU claims no longer come out as calibration/models/published/README.md says"; fi
 
 finish

@@ -12,7 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-// ParticleNet AK4's inputs as seed 000 lists them (per jet; N, the batch, is the jets), float32.
+// ParticleNet AK4's inputs as docs/reference/published-results.md §3 lists them (per jet; N, the batch, is the jets), float32.
 json particlenet_inputs() {
   const auto tensor = [](const char* name, std::vector<int> dims) {
     return json{{"name", name}, {"data_type", "TYPE_FP32"}, {"dims", dims}};
