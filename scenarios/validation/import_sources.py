@@ -165,7 +165,7 @@ class Repo:
             if os.path.isdir(path) and self._git(path, "cat-file", "-e", self.commit + "^{commit}", check=False) is not None:
                 self.path = path
                 return
-        fail(f"{sources}: no git copy of {self.name} with commit {self.commit} (fetch it first)")
+        fail(f"{sources}: no git copy of {self.name} with commit {self.commit} (clone it there: docs/validation-sources.md)")
 
     @staticmethod
     def _git(path, *args, check=True):
