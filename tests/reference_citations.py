@@ -7,13 +7,19 @@ heading that exist. tests/layering.py runs this check (the `layering` ctest); ru
 A reference note that lives outside the repository cannot be opened from a clone, so its path or
 its file name may not appear in any file (build*/ and .git excepted). A shared note's file name is
 allowed only as part of a path to a file of the repository (docs/validation-sources.md is one).
+Nor may a file name the project's origin documents, which are not in it either (ORIGIN_DOCUMENTS:
+the brief of its design, and its seed documents by number or together). A number taken from them
+cites the paper, talk or poster it comes from, or the note under docs/reference/ that restates it.
+Absolute paths of the machine the project is built on (under /work) are outside it too.
 """
 import pathlib
 import re
 import sys
 
 # Spelled in pieces so that this file does not itself mention them.
-OUTSIDE_PATHS = ["shared" + "/reference", ".." + "/shared"]
+OUTSIDE_PATHS = ["shared" + "/reference", ".." + "/shared", "/work" + "/"]
+# The origin documents by the names the project gave them, written as patterns for the same reason.
+ORIGIN_DOCUMENTS = re.compile(r"(?i)\bdesign\s+brief\b|\bseeds?\s+0\d\d\b|\bthe\s+seeds[\'\u2019]")
 OUTSIDE_NOTE_STEMS = ["triton-batcher", "supersonic-deployment", "cmssw-sonic-client", "amd-published", "design",
                       "validation-sources"]
 OUTSIDE_NOTE = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, OUTSIDE_NOTE_STEMS)) + r")\.md(?!\w)")
@@ -79,6 +85,10 @@ def citation_problems(root: pathlib.Path):
             for match in re.finditer(re.escape(outside), text):
                 problems.append(f"{rel}:{line_of(text, match.start())}: cites a path outside the repository "
                                 f"(\"{outside}\"); cite a note under docs/reference/ instead")
+        for match in ORIGIN_DOCUMENTS.finditer(text):
+            problems.append(f"{rel}:{line_of(text, match.start())}: names \"{match.group(0)}\", a document "
+                            f"outside the repository; cite the paper it took the number from, or a note under "
+                            f"docs/reference/")
         for start, path in (with_folders(text, m) for m in OUTSIDE_NOTE.finditer(text)):
             if resolve(root, rel, path) is None:
                 problems.append(f"{rel}:{line_of(text, start)}: names \"{path}\", a note outside the repository; "
