@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/outputs/output_file.hpp"
+#include "analysis/outputs/perf_records.hpp"
 #include "analysis/outputs/perf_report.hpp"
 #include "cli/processes/isolated_run.hpp"
 #include "models/io/input_error.hpp"
@@ -37,7 +38,11 @@ int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool 
   try {
     for (std::size_t level = 0; level < load.levels.size(); ++level) {
       const std::string text = run_isolated([&]() {
-        const PerfMeasurement m = simulate_perf_level(scenario, level, records ? &*records : nullptr);
+        std::optional<PerfLevelRecords> written;
+        if (records)
+          written.emplace(*records, level, load.mode, load.levels[level], scenario.device_naming,
+                          scenario.requests_can_fail());
+        const PerfMeasurement m = simulate_perf_level(scenario, level, written ? &*written : nullptr);
         return nlohmann::json{{"row", perf_row(m)}, {"failed", m.failed}}.dump();
       });
       const nlohmann::json result = nlohmann::json::parse(text);

@@ -31,8 +31,7 @@ TritonModelStats model_totals(sim::Recorder& recorder, std::size_t servers, int 
 
 }  // namespace
 
-PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t level_index,
-                                    const PerfRecordOutput* records) {
+PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t level_index, RecordSink* records) {
   Scenario scenario = scenario_in;
   scenario.simulation.outputs = Outputs{false, false, false, false, false};  // rows only: no per-request records
   const PerfAnalyzerLoad& load = *scenario.perf_analyzer;
@@ -41,14 +40,11 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
   sim::configure_stack_guards(simulated_actors(scenario));
   const sim::FarmPlatform farm = sim::build_platform(scenario);
   sim::Recorder recorder(scenario, farm);
-  std::unique_ptr<PerfLevelRecords> written;
   if (records) {
-    RecordNames names = recorder.record_names();
+    RecordedNames names = recorder.recorded_names();
     names.modules = {"perf_analyzer"};
-    written = std::make_unique<PerfLevelRecords>(*records, level_index, load.mode, load.levels.at(level_index),
-                                                 std::move(names));
-    recorder.stream_records([&](const RequestRecord& r) { written->request(r); },
-                            [&](const BatchRecord& b) { written->batch(b); });
+    records->open(names);
+    recorder.stream_records(*records);
   }
   std::vector<std::unique_ptr<sim::InferenceServer>> servers = sim::start_servers(scenario, farm, recorder);
   RequestBalancer balancer = sim::make_balancer(scenario, farm);
@@ -72,7 +68,7 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
     uploads.halt();  // the run ends here: uploads still under way end nothing
   });
   engine->run();
-  if (written) written->close();
+  if (records) records->close();
   if (!clients.limit_reached().empty())
     throw InputError(scenario.file, "/perf_analyzer/request_rate/" + std::to_string(level_index), clients.limit_reached());
   return m;

@@ -215,7 +215,7 @@ void Recorder::count_failure(FailureCause cause) {
 }
 
 void Recorder::keep_request_record(const RequestRecord& record) {
-  if (request_sink_) return request_sink_(record);
+  if (sink_) return sink_->request(record);
   if (scenario_.simulation.outputs.requests) {
     if (static_cast<std::int64_t>(results_.requests.size()) >= limits::kMaxRecordedRequests)
       stop_at_limit("the run reached " + std::to_string(limits::kMaxRecordedRequests) +
@@ -235,7 +235,7 @@ void Recorder::batch_executed(const BatchRecord& batch) {
                                                 std::to_string(max_units));
   ++results_.batches_executed;
   results_.batch_units_executed += batch.units;
-  if (batch_sink_) return batch_sink_(batch);
+  if (sink_) return sink_->batch(batch);
   if (scenario_.simulation.outputs.batches) {
     if (static_cast<std::int64_t>(results_.batches.size()) >= limits::kMaxRecordedBatches)
       stop_at_limit("the run reached " + std::to_string(limits::kMaxRecordedBatches) +

@@ -1,7 +1,6 @@
 #pragma once
 // Collects what happens during a run: events, requests, batches, GPU busy time and the bytes that
 // cross each link. Requests live in a pool and are recycled once answered.
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -12,7 +11,7 @@
 #include <boost/container_hash/hash.hpp>
 #include <simgrid/s4u.hpp>
 
-#include "analysis/outputs/record_rows.hpp"
+#include "analysis/record_sink.hpp"
 #include "analysis/records.hpp"
 #include "analysis/stats/time_bins.hpp"
 #include "models/scenario/scenario.hpp"
@@ -25,14 +24,11 @@ class Recorder {
  public:
   Recorder(const Scenario& scenario, const FarmPlatform& platform);
 
-  // From now on each answered request's record and each batch's go to these as they are made,
+  // From now on each answered request's record and each batch's go to `sink` as they are made,
   // instead of being kept (a perf_analyzer level streams them to its files: bounded memory).
-  void stream_records(std::function<void(const RequestRecord&)> requests, std::function<void(const BatchRecord&)> batches) {
-    request_sink_ = std::move(requests);
-    batch_sink_ = std::move(batches);
-  }
-  // The names the records' rows print (servers, models, modules).
-  RecordNames record_names() const { return sonicsim::record_names(results_); }
+  void stream_records(RecordSink& sink) { sink_ = &sink; }
+  // The names the records refer to by index (servers, models, modules).
+  RecordedNames recorded_names() const { return {results_.server_names, results_.model_names, results_.module_names}; }
 
   InFlightRequest* new_request();
   void request_sent(const InFlightRequest& request);
@@ -170,8 +166,7 @@ class Recorder {
   std::unordered_map<HostPair, std::vector<int>, boost::hash<HostPair>> routes_;  // looked up per transfer
   std::string limit_reached_;
   std::string invariant_violation_;
-  std::function<void(const RequestRecord&)> request_sink_;
-  std::function<void(const BatchRecord&)> batch_sink_;
+  RecordSink* sink_ = nullptr;
 };
 
 }  // namespace sonicsim::sim

@@ -39,10 +39,18 @@ void join(const std::string& directory, const char* file, const std::string& hea
 }  // namespace
 
 PerfLevelRecords::PerfLevelRecords(const PerfRecordOutput& output, std::size_t level_index, PerfLoadMode mode,
-                                   double level, RecordNames names)
-    : names_(std::move(names)), level_(format_level(mode, level) + ",") {
-  if (output.requests) requests_ = std::make_unique<OutputFile>(part_path(output.directory, "requests.csv", level_index));
-  if (output.batches) batches_ = std::make_unique<OutputFile>(part_path(output.directory, "batches.csv", level_index));
+                                   double level, DeviceNaming device_naming, bool failures_possible)
+    : output_(output),
+      level_index_(level_index),
+      names_{{}, {}, {}, device_naming, failures_possible},
+      level_(format_level(mode, level) + ",") {}
+
+void PerfLevelRecords::open(const RecordedNames& names) {
+  names_ = record_names(names, names_.device_naming, names_.failures_possible);
+  if (output_.requests)
+    requests_ = std::make_unique<OutputFile>(part_path(output_.directory, "requests.csv", level_index_));
+  if (output_.batches)
+    batches_ = std::make_unique<OutputFile>(part_path(output_.directory, "batches.csv", level_index_));
 }
 
 // A failed file has removed itself (OutputFile); the error waits for close().

@@ -10,6 +10,8 @@
 
 #include "analysis/outputs/output_file.hpp"
 #include "analysis/outputs/record_rows.hpp"
+#include "analysis/record_sink.hpp"
+#include "models/scenario/device_naming.hpp"
 #include "models/scenario/perf_load.hpp"
 
 namespace sonicsim {
@@ -21,20 +23,25 @@ struct PerfRecordOutput {
   bool batches = true;
 };
 
-// The part files of one level, written by its child process.
-class PerfLevelRecords {
+// The part files of one level, written by its child process: the sink its simulation hands each
+// record to (simulate_perf_level). The files are created when the simulation opens the sink.
+class PerfLevelRecords : public RecordSink {
  public:
+  // `device_naming` and `failures_possible`: the scenario's (its rows' columns, as RecordNames).
   PerfLevelRecords(const PerfRecordOutput& output, std::size_t level_index, PerfLoadMode mode, double level,
-                   RecordNames names);
+                   DeviceNaming device_naming, bool failures_possible);
+  void open(const RecordedNames& names) override;
   // Called from the simulation: a write that fails is kept for close(), and nothing more is written.
-  void request(const RequestRecord& record);
-  void batch(const BatchRecord& batch);
+  void request(const RequestRecord& record) override;
+  void batch(const BatchRecord& batch) override;
   // Throws std::runtime_error naming a file that could not be written whole.
-  void close();
+  void close() override;
 
  private:
   void write(std::unique_ptr<OutputFile>& file, const auto& row);
 
+  PerfRecordOutput output_;
+  std::size_t level_index_;
   RecordNames names_;
   std::string level_;  // the first field of every row
   std::unique_ptr<OutputFile> requests_, batches_;

@@ -15,11 +15,6 @@ double delta_mean_ns(const TritonDuration& start, const TritonDuration& end) {
   return count ? static_cast<double>(end.ns - start.ns) / static_cast<double>(count) : 0.0;
 }
 
-void add(TritonDuration& a, const TritonDuration& b) {
-  a.count += b.count;
-  a.ns += b.ns;
-}
-
 }  // namespace
 
 std::string format_level(PerfLoadMode mode, double level) {
@@ -131,15 +126,6 @@ std::string level_name(PerfLoadMode mode, double level) {
 std::string level_pointer(PerfLoadMode mode, std::size_t index) {
   return (mode == PerfLoadMode::Concurrency ? "/perf_analyzer/concurrency/" : "/perf_analyzer/request_rate/") +
          std::to_string(index);
-}
-
-void accumulate(TritonModelStats& a, const TritonModelStats& b) {
-  a.inference_count += b.inference_count;
-  a.execution_count += b.execution_count;
-  for (auto [to, from] : {std::pair{&a.success, &b.success}, {&a.fail, &b.fail}, {&a.queue, &b.queue},
-                          {&a.compute_input, &b.compute_input}, {&a.compute_infer, &b.compute_infer},
-                          {&a.compute_output, &b.compute_output}})
-    add(*to, *from);
 }
 
 }  // namespace sonicsim

@@ -8,21 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/triton/triton_stats.hpp"
+#include "analysis/perf_measurement.hpp"
 #include "models/scenario/perf_load.hpp"
 #include "models/scenario/scenario.hpp"
 
 namespace sonicsim {
-
-struct PerfMeasurement {
-  double level = 0;   // concurrency or request rate
-  int batch_size = 1;
-  double window_s = 0;  // total measured time
-  std::vector<std::int64_t> latencies_ns;  // send start -> response handled, requests answered in the windows
-  std::int64_t send_ns = 0, recv_ns = 0;   // summed client send / receive times of those requests
-  std::int64_t failed = 0;                 // requests answered with an error in the windows
-  TritonModelStats server_start, server_end;  // summed over the servers of the model
-};
 
 // One CSV row; times in integer microseconds (ns / 1000, truncated), as perf_analyzer writes them.
 // A row of no requests is no measurement: it has no throughput or latency (see no_response).
@@ -71,8 +61,5 @@ std::string level_name(PerfLoadMode mode, double level);
 
 // The scenario's JSON pointer of level `index`: /perf_analyzer/concurrency/INDEX or .../request_rate/INDEX.
 std::string level_pointer(PerfLoadMode mode, std::size_t index);
-
-// Adds b's counters to a (for summing a model's statistics over servers).
-void accumulate(TritonModelStats& a, const TritonModelStats& b);
 
 }  // namespace sonicsim

@@ -37,6 +37,10 @@ RecordNames record_names(const SimulationResults& r) {
   return {fields(r.module_names), fields(r.model_names), fields(r.server_names), r.device_naming, r.failures_possible};
 }
 
+RecordNames record_names(const RecordedNames& names, DeviceNaming device_naming, bool failures_possible) {
+  return {fields(names.modules), fields(names.models), fields(names.servers), device_naming, failures_possible};
+}
+
 // Where requests can fail, three more columns: the attempt, the failure's cause, and whether the
 // client tried again (1) after this attempt.
 std::string request_columns(const RecordNames& names) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/outputs/output_file.hpp"
+#include "analysis/record_sink.hpp"
 #include "analysis/records.hpp"
 
 namespace sonicsim {
@@ -18,6 +19,8 @@ struct RecordNames {
 };
 
 RecordNames record_names(const SimulationResults& results);
+// The same for records streamed to a sink (analysis/record_sink.hpp).
+RecordNames record_names(const RecordedNames& names, DeviceNaming device_naming, bool failures_possible);
 
 // The header lines (without a leading column of the caller's), ending in a line break.
 std::string request_columns(const RecordNames& names);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 
 #include "analysis/request_record.hpp"
 
@@ -15,6 +17,11 @@ std::uint64_t span_ns(std::int64_t from_ns, std::int64_t to_ns) {
 void add(TritonDuration& d, std::uint64_t ns) {
   ++d.count;
   d.ns += ns;
+}
+
+void add(TritonDuration& a, const TritonDuration& b) {
+  a.count += b.count;
+  a.ns += b.ns;
 }
 
 }  // namespace
@@ -69,6 +76,15 @@ void TritonModelStats::request_failed(const RequestRecord& request, double now_s
   --pending;
   add(fail, span_ns(triton_timestamp_ns(request.enqueued_s), triton_timestamp_ns(now_s)));
   ++failure_rejected;
+}
+
+void accumulate(TritonModelStats& a, const TritonModelStats& b) {
+  a.inference_count += b.inference_count;
+  a.execution_count += b.execution_count;
+  for (auto [to, from] : {std::pair{&a.success, &b.success}, {&a.fail, &b.fail}, {&a.queue, &b.queue},
+                          {&a.compute_input, &b.compute_input}, {&a.compute_infer, &b.compute_infer},
+                          {&a.compute_output, &b.compute_output}})
+    add(*to, *from);
 }
 
 }  // namespace sonicsim

@@ -69,6 +69,9 @@ struct TritonModelStats {
   bool operator==(const TritonModelStats&) const = default;
 };
 
+// Adds b's counters to a (for summing a model's statistics over servers).
+void accumulate(TritonModelStats& a, const TritonModelStats& b);
+
 // Simulated seconds to Triton's integer nanosecond timestamps.
 std::int64_t triton_timestamp_ns(double seconds);
 

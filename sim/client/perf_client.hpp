@@ -9,7 +9,7 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "analysis/outputs/perf_report.hpp"
+#include "analysis/perf_measurement.hpp"
 #include "models/scenario/scenario.hpp"
 #include "models/workload/rng.hpp"
 #include "sim/control/load_balancer.hpp"

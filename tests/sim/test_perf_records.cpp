@@ -64,7 +64,10 @@ std::vector<PerfRow> run_recorded(const json& document, const std::string& direc
   std::vector<PerfRow> rows;
   for (std::size_t level = 0; level < scenario.perf_analyzer->levels.size(); ++level)
     rows.push_back(json::parse(run_isolated([&]() {
-                     return json(perf_row(simulate_perf_level(scenario, level, &output))).dump();
+                     PerfLevelRecords written(output, level, scenario.perf_analyzer->mode,
+                                              scenario.perf_analyzer->levels[level], scenario.device_naming,
+                                              scenario.requests_can_fail());
+                     return json(perf_row(simulate_perf_level(scenario, level, &written))).dump();
                    })).get<PerfRow>());
   join_perf_records(output, rows.size(), scenario.perf_analyzer->mode,
                     RecordNames{{}, {}, {}, scenario.device_naming, scenario.requests_can_fail()});
