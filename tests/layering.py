@@ -8,12 +8,14 @@ Prints every include that crosses a line it may not, with its file and line, and
 cycle between the project's files (a file and its header counting as one: a.cpp includes b.hpp whose
 b.cpp includes a.hpp is a cycle), and exits 1 if there is any. It also runs the citation check of
 tests/reference_citations.py: no file cites a document outside the repository, and every citation
-of a note under docs/ by section names a section the note has.
+of a note under docs/ by section names a section the note has. And it runs the product-data
+check of tests/product_data.py: no product file refers to the tests' data (tests/data/).
 """
 import pathlib
 import re
 import sys
 
+from product_data import tests_data_references
 from reference_citations import citation_problems
 
 MODELS_BELOW_SCENARIO = ["models/io", "models/triton", "models/workload", "models/jobs", "models/control"]
@@ -158,7 +160,11 @@ def main() -> int:
     for p in citation_errors:
         print(p)
     print(f"reference citations: {citations} citations of docs/ by section checked, {len(citation_errors)} problems")
-    return 1 if problems or cycles or citation_errors else 0
+    data_references = tests_data_references(root)
+    for p in data_references:
+        print(p)
+    print(f"product data: {len(data_references)} references to tests/data/ outside tests/")
+    return 1 if problems or cycles or citation_errors or data_references else 0
 
 
 if __name__ == "__main__":

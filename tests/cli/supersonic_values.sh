@@ -4,7 +4,8 @@
 # scenarios/cms-t2-autoscaling.json: with the differences scenarios/README.md lists ("SuperSONIC
 # values", what the file says and the hand-written scenario does not) set back to the hand-written
 # values, the two runs' outputs (summary.json, jobs.csv, timeseries.csv) are byte-identical. Every site values file of SuperSONIC at
-# e578801 (tests/data/supersonic/) runs, and says what it ignores, one line per kind of value.
+# e578801 (tests/data/supersonic/, and Geddes's in data/supersonic/ since the bundled scenario reads
+# it) runs, and says what it ignores, one line per kind of value.
 set -u
 sonicsim=$1
 repo=$2
@@ -65,6 +66,7 @@ PY
 for site in geddes-cms:"" anvil-cms:1 nautilus-cms:"" nautilus-icecube:1 nautilus-atlas:"" minimal:1 minimal-full:1; do
   name=${site%%:*}
   file="$repo/tests/data/supersonic/values-$name.yaml"
+  [ "$name" = geddes-cms ] && file="$repo/data/supersonic/values-$name.yaml"
   site_scenario "$file" "${site#*:}" > "$work/$name.json"
   "$sonicsim" run "$work/$name.json" --output "$work/site-$name" > /dev/null 2> "$work/$name.err"
   rc=$?

@@ -1,10 +1,11 @@
-// Each site values file of SuperSONIC at e5788010 (copies in tests/data/supersonic/), named by a
+// Each site values file of SuperSONIC at e5788010 (copies in tests/data/ and data/supersonic/), named by a
 // scenario's server group, read into the scenario sonicsim simulates; the settings each case checks
 // are those docs/reference/supersonic.md §1.8 documents for the site, and what the chart's values.yaml
 // gives where the site's file is silent (§1.2, §1.3, §1.6). Also: the scenario's own keys override
 // the file's, and an error in a value the file gave names the file and the value's key.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "models/scenario/reader/scenario_reader.hpp"
@@ -17,6 +18,13 @@ using nlohmann::json;
 namespace {
 
 const std::string kSites = std::string(SONICSIM_TEST_DATA_DIR) + "/supersonic/";
+// The one site file a bundled scenario reads (scenarios/cms-t2-geddes-values.json) is product data.
+const std::string kProductSites =
+    std::filesystem::path(SONICSIM_SCENARIOS_DIR).parent_path().string() + "/data/supersonic/";
+
+std::string site_path(const std::string& file) {
+  return (file == "values-geddes-cms.yaml" ? kProductSites : kSites) + file;
+}
 
 // base_scenario() with its server group naming `file` and an Envoy NIC for the proxy the file may
 // enable; `group` and `platform` add the scenario's own keys.
@@ -25,7 +33,7 @@ json naming(const std::string& file, const json& group = json::object(), const j
   json& g = d["platform"]["servers"][0];
   g.erase("count");
   g.erase("gpus_per_server");
-  g["supersonic_values"] = kSites + file;
+  g["supersonic_values"] = site_path(file);
   g.update(group);
   d["platform"]["proxy"] = {{"nic", {{"bandwidth", "10Gbps"}, {"latency", "10us"}}}};
   d["workload"]["modules"][1]["cpu_fallback"] = "1s";  // for jobs a gate or token bucket refuses
@@ -90,7 +98,7 @@ TEST_CASE("values-geddes-cms.yaml: ROUND_ROBIN, the gate at 20, KEDA 1 to 11 wit
   CHECK(noted(s, "an external Prometheus"));  // prometheus.external: the scrape interval is the scenario's
   CHECK(s.platform.scrape_interval_s == 5);
   // Ingress, tracing and the monitoring subcharts are listed on one line, with the file's path.
-  CHECK(noted(s, kSites + "values-geddes-cms.yaml: ignored, not simulated: "));
+  CHECK(noted(s, site_path("values-geddes-cms.yaml") + ": ignored, not simulated: "));
   for (const char* key : {"envoy.ingress.enabled", "envoy.tracing_sampling_rate", "grafana", "tempo", "opentelemetry-collector",
                           "triton.image", "triton.nodeSelector", "triton.tolerations"})
     CHECK_MESSAGE(noted(s, key), key);
