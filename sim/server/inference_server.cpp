@@ -60,27 +60,28 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
   std::optional<DeviceSharing> sharing;
   if (group.kernel_overlap) sharing = DeviceSharing::by_overlap(*group.kernel_overlap);
   if (group.kernel_sharing == KernelSharing::Occupancy) sharing = DeviceSharing::by_occupancy(group.kernel_interference);
-  if (sharing) overlapped_.resize(group.gpus_per_server);
+  if (sharing) shared_devices_.resize(group.gpus_per_server);
   for (const auto& queue : queues_)
     if (queue)
       for (ModelQueue::Instance& instance : queue->instances()) {
-        instance.shares_device = instances_on[instance.device] > instance.device->get_core_count();
-        if (instance.shares_device && instance.gpu >= 0 && sharing) share_device(instance, *sharing);
+        instance.time_shares_device = instances_on[instance.device] > instance.device->get_core_count();
+        if (instance.time_shares_device && instance.gpu >= 0 && sharing) share_device(instance, *sharing);
       }
 }
 
-// The instance's kernels go to its GPU's SharedGpu instead of SimGrid, which ends them by waking it.
+// The instance's kernels go to its GPU's SimulatedSharedDevice instead of SimGrid; it ends them by
+// waking the instance.
 // The instances of one server share one CUDA context, each on its own stream, so their kernels run
 // side by side (scenarios/README.md, "Kernels sharing a device").
 void InferenceServer::share_device(ModelQueue::Instance& instance, DeviceSharing sharing) {
-  OverlappedGpu& gpu = overlapped_[instance.gpu];  // sized before: the end callback keeps its address
+  SharedDeviceSlots& gpu = shared_devices_[instance.gpu];  // sized before: the end callback keeps its address
   if (!gpu.device)
-    gpu.device = std::make_unique<SharedGpu>(sharing, [&gpu](const std::vector<int>& slots) {
+    gpu.device = std::make_unique<SimulatedSharedDevice>(sharing, [&gpu](const std::vector<int>& slots) {
       for (int slot : slots) gpu.instances[slot]->work->release();
     });
-  instance.shares_device = false;
-  instance.shared_gpu = gpu.device.get();
-  instance.gpu_slot = static_cast<int>(gpu.instances.size());
+  instance.time_shares_device = false;
+  instance.shared_device = gpu.device.get();
+  instance.device_slot = static_cast<int>(gpu.instances.size());
   gpu.instances.push_back(&instance);
 }
 
@@ -115,7 +116,7 @@ std::int64_t InferenceServer::fail() {
   for (auto& queue : queues_)
     if (queue) queue->fail(lost);
   kernel_ends_.clear();
-  for (OverlappedGpu& gpu : overlapped_)
+  for (SharedDeviceSlots& gpu : shared_devices_)
     if (gpu.device) gpu.device->clear();
   // Request ids order the answers: the same run gives the same outputs.
   std::sort(lost.begin(), lost.end(),
@@ -143,7 +144,7 @@ void InferenceServer::halt() {
     if (queue) queue->stop_settling();
   if (frontend_) frontend_->drop_all();
   kernel_ends_.clear();
-  for (OverlappedGpu& gpu : overlapped_)
+  for (SharedDeviceSlots& gpu : shared_devices_)
     if (gpu.device) gpu.device->clear();
 }
 

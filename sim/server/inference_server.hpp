@@ -16,7 +16,7 @@
 #include "sim/request.hpp"
 #include "sim/server/frontend_threads.hpp"
 #include "sim/server/model_queue.hpp"
-#include "sim/server/shared_gpu.hpp"
+#include "sim/server/simulated_shared_device.hpp"
 
 namespace sonicsim::sim {
 
@@ -74,13 +74,13 @@ class InferenceServer : private ModelQueue::Responder {
   const ServerNode& node_;
   Recorder& recorder_;
   ModelQueue::KernelEnds kernel_ends_;
-  // A GPU its group shares by a kernel_overlap or by occupancy, with the instances on it by slot
-  // (null elsewhere: SimGrid shares the GPU, or one instance has it to itself).
-  struct OverlappedGpu {
-    std::unique_ptr<SharedGpu> device;
+  // A GPU its group shares by a kernel_overlap or by occupancy (a SharedDevice), with the instances
+  // on it by slot (no device elsewhere: SimGrid shares the GPU, or one instance has it to itself).
+  struct SharedDeviceSlots {
+    std::unique_ptr<SimulatedSharedDevice> device;
     std::vector<ModelQueue::Instance*> instances;
   };
-  std::vector<OverlappedGpu> overlapped_;  // by GPU index
+  std::vector<SharedDeviceSlots> shared_devices_;  // by GPU index
   std::vector<std::unique_ptr<ModelQueue>> queues_;  // indexed by model; null where not served
   std::optional<FrontendThreads> frontend_;
   // Tasks the frontend's threads have finished (in maestro), for the frontend actor to act on among

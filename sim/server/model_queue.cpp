@@ -5,7 +5,7 @@
 
 #include "models/workload/kernel_latency.hpp"
 #include "sim/platform.hpp"
-#include "sim/server/shared_gpu.hpp"
+#include "sim/server/simulated_shared_device.hpp"
 #include "sim/simulated_time.hpp"
 
 namespace sonicsim::sim {
@@ -242,12 +242,12 @@ void ModelQueue::start_batch(Instance& instance, triton::FormedBatch batch) {
   double seconds = tau;
   if (instance.spread) seconds = draw_kernel_time(seconds, *instance.spread, kernel_units, *instance.spread_rng);
   const double flops = seconds * kReferenceSpeed;
-  if (instance.shared_gpu) {
-    instance.shared_gpu->start(instance.gpu_slot, flops / instance.device->get_speed(),
+  if (instance.shared_device) {
+    instance.shared_device->start(instance.device_slot, flops / instance.device->get_speed(),
                                instance.occupancy.at(kernel_units, tau));
     return;
   }
-  if (instance.shares_device) {
+  if (instance.time_shares_device) {
     // Exec::init + set_host: SimGrid 3.32's Host::exec_async runs on the *caller's* host instead.
     instance.run.kernel = sg4::Exec::init();
     instance.run.kernel->set_flops_amount(flops)->set_host(instance.device)->start();

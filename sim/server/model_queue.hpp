@@ -1,14 +1,15 @@
 #pragma once
 // One model of a Triton server: its scheduler (Triton's dynamic batcher, or its default scheduler)
 // shared by all the model's instances, driven in simulated time. The batcher thread and each
-// instance are actors; an instance executes one batch at a time on its device. Several instances
-// on one GPU time-share it: SimGrid shares the GPU host's single core equally among the kernels
+// instance are actors; an instance executes one batch at a time on its device. Several instances on
+// one GPU time-share it: SimGrid shares the GPU host's single core equally among the kernels
 // running on it, so two concurrent kernels each take twice as long; or, where the server group
-// gives a kernel_overlap, they share it by that overlap (SharedGpu). CPU-kind instances run on the
-// server host, one core each. An instance that has its device to itself (the only instance on its
-// GPU, or a CPU instance on its own core) always runs at full speed: its kernel's end is known when
-// it starts, and a kernel timer ends it (KernelEnds) instead of a SimGrid execution. A kernel's
-// time is tau(b), or a draw around it where its latency has a spread (from the instance's stream).
+// gives a kernel_overlap or kernel_sharing, they share it as a SharedDevice
+// (SimulatedSharedDevice). CPU-kind instances run on the server host, one core each. An instance
+// that has its device to itself (the only instance on its GPU, or a CPU instance on its own core)
+// always runs at full speed: its kernel's end is known when it starts, and a kernel timer ends it
+// (KernelEnds) instead of a SimGrid execution. A kernel's time is tau(b), or a draw around it where
+// its latency has a spread (from the instance's stream).
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -35,7 +36,7 @@
 
 namespace sonicsim::sim {
 
-class SharedGpu;
+class SimulatedSharedDevice;
 
 class ModelQueue {
  public:
@@ -47,9 +48,10 @@ class ModelQueue {
     OccupancyCurve occupancy;  // the share of the device each of its kernels needs, by occupancy
     const KernelSpread* spread = nullptr;  // null: every kernel takes exactly tau(b)
     std::unique_ptr<Rng> spread_rng;       // its kernels' draws, where it has a spread
-    bool shares_device = false;  // other instances may run kernels on its device at the same time
-    SharedGpu* shared_gpu = nullptr;  // a device shared by an overlap fraction: it ends the kernel
-    int gpu_slot = 0;                 // the instance's slot on shared_gpu
+    bool time_shares_device = false;  // other instances run kernels on its device at once: SimGrid time-shares it
+    // Its GPU shared by a kernel_overlap or by occupancy (null otherwise): it ends the kernel.
+    SimulatedSharedDevice* shared_device = nullptr;
+    int device_slot = 0;  // the instance's slot on shared_device
     simgrid::s4u::SemaphorePtr work;  // wakes its actor: a batch to run, or its kernel's end
     // What a failure clears: the batch it runs, from the scheduler's settle to the answers, and its
     // kernel: an execution on a shared device, which the instance's actor waits for (null

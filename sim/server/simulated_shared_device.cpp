@@ -1,4 +1,4 @@
-#include "sim/server/shared_gpu.hpp"
+#include "sim/server/simulated_shared_device.hpp"
 
 #include <cmath>
 
@@ -8,24 +8,24 @@
 
 namespace sonicsim::sim {
 
-void SharedGpu::start(int slot, double work_s, double occupancy) {
+void SimulatedSharedDevice::start(int slot, double work_s, double occupancy) {
   device_.start(slot, work_s, simgrid::s4u::Engine::get_clock(), occupancy);
   arm();
 }
 
-void SharedGpu::clear() {
+void SimulatedSharedDevice::clear() {
   device_.clear();
   ++generation_;
 }
 
-void SharedGpu::arm() {
+void SimulatedSharedDevice::arm() {
   const std::uint64_t generation = ++generation_;
   const double date = device_.next_end_s();
   if (std::isinf(date)) return;
   at_date(std::max(date, simgrid::s4u::Engine::get_clock()), [this, generation] { end_due(generation); });
 }
 
-void SharedGpu::end_due(std::uint64_t generation) {
+void SimulatedSharedDevice::end_due(std::uint64_t generation) {
   if (generation != generation_) return;  // the kernels changed since: a later timer holds the end
   const std::vector<int> ended = device_.end_next(simgrid::s4u::Engine::get_clock());
   arm();
