@@ -8,7 +8,7 @@ when a case is outside its tolerance without a stated reason ("known_deviation")
                [--report docs/validation.md] [--plot docs/validation.png]
                [--nvidia-levels subset|all] [--nvidia-predictions docs/validation-nvidia.csv]
                [--nvidia-plot docs/validation-nvidia.png]
-               [--cms full|subset|none] [--cms-plot docs/validation-cms.png]
+               [--cms full|subset|none] [--cms-plot docs/validation-cms.png] [--plan-output RUN=FILE ...]
 
 The NVIDIA Triton cases (cases.json "nvidia", analysis/validation/nvidia_suite.py) simulate, by
 default, the few concurrency levels of "subset" and check them against the committed predictions
@@ -47,12 +47,19 @@ def run_scenario(sonicsim, base, name, spec, work):
         return json.load(f)
 
 
-def run_plan(sonicsim, base, spec):
+def run_plan(sonicsim, base, spec, saved_output=None):
+    """What `sonicsim plan` says for a case, or `saved_output` (a file holding what that command printed)."""
+    if saved_output:
+        with open(saved_output, encoding="utf-8") as f:
+            return parse_plan(f.read())
     command = [sonicsim, "plan", os.path.join(base, spec["plan"])] + spec.get("options", [])
     for pointer, value in spec.get("set", {}).items():
         command += ["--set", f"{pointer}={value}"]
-    text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    result = {"text": text}
+    return parse_plan(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+
+
+def parse_plan(text):
+    result = {}
     m = re.search(r"largest job count within tolerance: (\d+) \(([\d.]+) s per event\)", text)
     if m:
         result["jobs"] = int(m.group(1))
@@ -123,7 +130,16 @@ def main():
     parser.add_argument("--no-scores", action="store_true",
                         help="leave out the frozen predictions' scores (scores.py --report writes that section alone)")
     parser.add_argument("--cms-plot", help="the CMS figure: per-job throughput against jobs, per model")
+    parser.add_argument("--plan-output", action="append", default=[], metavar="RUN=FILE",
+                        help="read plan run RUN's output from FILE, which holds what the plan command of cases.json "
+                             "printed, instead of planning again (ctest shares such a plan between its tests)")
     args = parser.parse_args()
+    saved_plans = {}
+    for given in args.plan_output:
+        name, _, path = given.partition("=")
+        if not path:
+            fail(f"--plan-output: expected RUN=FILE, got {given!r}")
+        saved_plans[name] = path
     if args.plot or args.nvidia_plot or args.cms_plot:  # before any simulation runs: a re-run with another interpreter starts over
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
         import python_interpreter
@@ -139,8 +155,10 @@ def main():
     scans = {}
     with tempfile.TemporaryDirectory() as work:
         for name, spec in suite["runs"].items():
-            runs[name] = run_plan(args.sonicsim, base, spec) if "plan" in spec else run_scenario(args.sonicsim, base, name,
-                                                                                                   spec, work)
+            runs[name] = run_plan(args.sonicsim, base, spec, saved_plans.pop(name, None)) if "plan" in spec \
+                else run_scenario(args.sonicsim, base, name, spec, work)
+        if saved_plans:
+            fail(f"--plan-output: no plan run named {', '.join(sorted(saved_plans))} in {args.cases}")
         for scan in suite.get("scans", []):
             scans[scan["id"]] = run_scan(args.sonicsim, base, suite, scan, work)
         nvidia_problems = []

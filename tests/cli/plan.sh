@@ -4,13 +4,15 @@
 set -u
 sonicsim=$1
 scenarios=$2
+# The ctest fixture protodune_plans: plan1693.txt, what `sonicsim plan protodune-2021-sonic.json --set
+# '/costs={"currency": "EUR", "cpu_core_hour": 0.01, "gpu_hour": 0.35, "target_events_per_hour": 10000}'`
+# prints, and plan235.txt, what `sonicsim plan protodune-2021-sonic-batch235.json` prints.
+plans=$3
 source "$(dirname "$0")/harness.sh"
 
-"$sonicsim" plan "$scenarios/protodune-2021-sonic.json" \
-  --set '/costs={"currency": "EUR", "cpu_core_hour": 0.01, "gpu_hour": 0.35, "target_events_per_hour": 10000}' \
-  > "$work/plan1693.txt" || fail "plan (batch 1693) failed"
-"$sonicsim" plan "$scenarios/protodune-2021-sonic-batch235.json" > "$work/plan235.txt" || fail "plan (batch 235) failed"
-if python3 - "$work" <<'PY'
+[ -s "$plans/plan1693.txt" ] || fail "plan (batch 1693) failed"
+[ -s "$plans/plan235.txt" ] || fail "plan (batch 235) failed"
+if python3 - "$plans" <<'PY'
 import math, re, sys
 def read(name):
     text = open(f"{sys.argv[1]}/{name}").read()
@@ -49,7 +51,7 @@ jobs, gpus, cpu_jobs, cheapest = int(m.group(1)), int(m.group(2)), int(m.group(3
 assert jobs == math.ceil(10000 * t_event / 3600) and gpus == math.ceil(jobs * 4 / j1693) and cpu_jobs == 917
 assert cheapest == "with GPUs"  # 355 x 0.01 + 8 x 0.35 = 6.35 < 9.17 EUR per hour
 PY
-then pass; else fail "plan results"; cat "$work/plan1693.txt"; fi
+then pass; else fail "plan results"; cat "$plans/plan1693.txt"; fi
 
 # analytic: below the knee the closed form is exact for one job; the table flags no divergence.
 out=$("$sonicsim" analytic "$scenarios/protodune-2021-sonic.json" --jobs 1 100 400 2>&1); rc=$?
@@ -100,8 +102,8 @@ then pass; else fail "knee range: $rc $out"; fi
 # Where the bracket's probes have no interval of their own (10 events per job, jobs in step: they
 # drain before 20 batch means), plan runs each end with four other seeds, and says so.
 if grep -q "the knee at 95%: [0-9]* jobs to [0-9]* jobs .*no interval of their own .*5 runs at each end with other seeds" \
-  "$work/plan1693.txt"; then pass
-else fail "no word on the range from replications: $(cat "$work/plan1693.txt")"; fi
+  "$plans/plan1693.txt"; then pass
+else fail "no word on the range from replications: $(cat "$plans/plan1693.txt")"; fi
 
 # Fewest devices on a static farm against the closed form: 400 jobs of 1.809 s of GPU per 122.1 s
 # event need 400 x 1.809 / 122.1 = 5.93 GPUs, so 6 servers of one GPU (t_SONIC's N t_GPU / t_ideal).

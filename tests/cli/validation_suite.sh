@@ -7,6 +7,7 @@
 set -u
 sonicsim=$1
 repo=$2
+plans=$3  # the ctest fixture protodune_plans: the plans of cases.json's plan1693 and plan235
 source "$(dirname "$0")/harness.sh"
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
@@ -18,7 +19,8 @@ cms=subset
 [ "${SONICSIM_VALIDATION_FULL:-0}" = 1 ] && cms=full
 if "$python" "$repo/analysis/validation/run_suite.py" --sonicsim "$sonicsim" --cases "$repo/scenarios/validation/cases.json" \
      --report "$work/validation.md" --plot "$work/validation.png" --nvidia-plot "$work/validation-nvidia.png" \
-     --cms "$cms" --cms-plot "$work/validation-cms.png"; then pass
+     --cms "$cms" --cms-plot "$work/validation-cms.png" \
+     --plan-output "plan1693=$plans/plan1693.txt" --plan-output "plan235=$plans/plan235.txt"; then pass
 else fail "a validation case is outside its tolerance without a stated mechanism, or an NVIDIA prediction is stale"; fi
 # The NVIDIA scenarios and latency models are what scenarios/validation/nvidia_triton.py makes from the offline tables.
 if "$python" "$repo/scenarios/validation/nvidia_triton.py" "$sonicsim" --root "$repo" --check; then pass
