@@ -114,9 +114,9 @@ ModuleGraph read_report_graph(const JsonNode& graph, const FastTimerReport& repo
   }
   for (auto& after : result.after) sort_unique(after);
   if (const std::vector<int> cycle = find_cycle(result.after); !cycle.empty())
-    graph.fail("with these groups the modules " + cycle_text(cycle, modules) + " each wait for the next (a cycle: a CPU step " +
-               "holds modules both before and after another module of the cycle): expected groups that no offloaded module " +
-               "splits, e.g. \"group\": \"module\"");
+    graph.fail("the modules " + cycle_text(cycle, modules) + " each wait for the next (a cycle; a CPU step in it holds " +
+               "modules both before and after another module of it): expected groups that no offloaded module splits, e.g. " +
+               "\"group\": \"module\"");
   return result;
 }
 
