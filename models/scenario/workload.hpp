@@ -88,8 +88,8 @@ struct Workload : JobsSpec {
   // node and has `streams` events in flight at once, one per stream, on a pool of its threads.
   int threads = 1;
   int streams = 1;
-  // The scenario gives threads or streams, or a module external_work: jobs run their streams on
-  // their threads (sim/client/threaded_job), and the outputs say so. Otherwise a job is one thread
+  // The scenario gives threads or streams, a module external_work, or a module graph: jobs run
+  // their streams on their threads (sim/client/threaded_job), and the outputs say so. Otherwise a job is one thread
   // running one event at a time, as it was before either existed.
   bool threaded = false;
   std::optional<ModulesReport> modules_report;

@@ -47,7 +47,6 @@ EventStream::EventStream(const JobContext& context, int job, int stream, int run
       module_flows_.emplace_back(context, job, host, sg4::Mailbox::by_name(name_ + "#" + std::to_string(m)), balance_rng_);
   }
   module_parts_.resize(module_flows_.size());
-  if (!threads) own_core_.emplace(1, nullptr, job);
 }
 
 double EventStream::compute(double reference_seconds) {
@@ -99,16 +98,15 @@ EventStream::ModuleOutcome EventStream::run_module(std::size_t m, int event, std
   record.preprocess_s += compute(sample(inference.preprocess, rng_));
   // ExternalWork: acquire() has dispatched the requests and returned; produce() waits for a free
   // thread once the answers are back (cmssw-sonic-client.md §2, steps 3 to 5).
-  JobThreads* threads = this->threads();
-  const bool frees_thread = threads && inference.external_work;
+  const bool frees_thread = threads_ && inference.external_work;
   if (frees_thread) {
     if (graph_) graph_->leaving_thread();
-    threads->release();
+    threads_->release();
   }
   const ModuleOutcome outcome = run_requests(inference, static_cast<int>(m), event, items, record, flow, part_elements);
   if (outcome == ModuleOutcome::JobFailed) return outcome;
   if (frees_thread) {
-    record.thread_wait_s += threads->acquire();
+    record.thread_wait_s += threads_->acquire();
     if (graph_) graph_->back_on_thread();
   }
   if (outcome == ModuleOutcome::FellBack) {
@@ -119,9 +117,8 @@ EventStream::ModuleOutcome EventStream::run_module(std::size_t m, int event, std
   return outcome;
 }
 
-// The event's modules as they become ready (EventGraph). The stream holds a thread at the start and
-// the end of the event: a job with threads took one to read the event; a single-threaded job's one
-// core is free between its events.
+// The event's modules as they become ready (EventGraph), on the job's threads: the stream holds the
+// one it read the event on at the start and at the end of the event.
 bool EventStream::run_graph_event(int event, std::vector<bool>& on_cpu) {
   context_.recorder.event_started();
   EventRecord record;
@@ -130,8 +127,7 @@ bool EventStream::run_graph_event(int event, std::vector<bool>& on_cpu) {
   record.stream = stream_;
   record.start_s = sg4::Engine::get_clock();
   const Workload& w = context_.scenario.workload;
-  if (!graph_) graph_ = std::make_shared<EventGraph>(*w.graph, *threads(), threads_ ? w.threads : 1, host_, name_);
-  if (own_core_) own_core_->acquire();
+  if (!graph_) graph_ = std::make_shared<EventGraph>(*w.graph, *threads_, w.threads, host_, name_);
   const bool done = graph_->run(record, [&](int m, EventRecord& own) {
     const auto module = static_cast<std::size_t>(m);
     const int flow = flow_of_[module];
@@ -144,7 +140,6 @@ bool EventStream::run_graph_event(int event, std::vector<bool>& on_cpu) {
     context_.recorder.event_failed();
     return false;
   }
-  if (own_core_) own_core_->release();
   record.end_s = sg4::Engine::get_clock();
   context_.recorder.event_finished(record);
   return true;

@@ -9,11 +9,10 @@
 // threads holds one of the job's threads while it computes or waits in a blocking call, and frees it
 // while an external_work module's requests are in flight (ExternalWork, §2).
 //
-// A workload with a module graph runs each event through EventGraph instead of the chain: each
-// inference module then has a request flow (and inbox) of its own, for their calls to overlap, and
-// a single-threaded job's one core is a JobThreads of one thread.
+// A workload with a module graph (always threaded) runs each event through EventGraph instead of
+// the chain: each inference module then has a request flow (and inbox) of its own, for their calls
+// to overlap.
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -50,8 +49,6 @@ class EventStream {
   ModuleOutcome run_module(std::size_t m, int event, std::vector<bool>& on_cpu, EventRecord& record, RequestFlow& flow,
                            RequestFlow::PartElements& part_elements);
   bool run_graph_event(int event, std::vector<bool>& on_cpu);
-  // The threads the stream's work runs on: the job's, a graph's single core, or none.
-  JobThreads* threads() { return threads_ ? threads_ : own_core_ ? &*own_core_ : nullptr; }
   // Runs `seconds` of reference-CPU time on the stream's core; returns the wall time it took.
   double compute(double reference_seconds);
   ModuleOutcome run_requests(const InferenceModule& module, int module_index, int event, int items, EventRecord& record,
@@ -74,7 +71,6 @@ class EventStream {
   std::vector<int> flow_of_;
   std::vector<RequestFlow> module_flows_;
   std::vector<RequestFlow::PartElements> module_parts_;
-  std::optional<JobThreads> own_core_;  // a single-threaded job's core
   // Made when the first event starts, by the actor that runs the stream (Actor::create copies the stream).
   std::shared_ptr<EventGraph> graph_;
 };

@@ -14,9 +14,7 @@ namespace sonicsim::sim {
 
 class JobThreads {
  public:
-  // `recorder`: where the job's busy thread time goes; null for a single-threaded job's one core,
-  // whose outputs have no such column.
-  JobThreads(int threads, Recorder* recorder, int job)
+  JobThreads(int threads, Recorder& recorder, int job)
       : free_(simgrid::s4u::Semaphore::create(static_cast<unsigned>(threads))), recorder_(recorder), job_(job) {}
 
   // Blocks until a thread is free and takes it; returns the seconds waited.
@@ -27,13 +25,11 @@ class JobThreads {
   }
   void release() { free_->release(); }
   // A thread of the job starts or stops computing: the job's busy thread time (CPU efficiency).
-  void computing(bool busy) {
-    if (recorder_) recorder_->thread_busy(job_, busy);
-  }
+  void computing(bool busy) { recorder_.thread_busy(job_, busy); }
 
  private:
   simgrid::s4u::SemaphorePtr free_;
-  Recorder* recorder_;
+  Recorder& recorder_;
   int job_;
 };
 

@@ -19,7 +19,7 @@ struct ThreadedJob::State {
         events(events),
         context(context),
         run(run),
-        threads(context.scenario.workload.threads, &context.recorder, index) {}
+        threads(context.scenario.workload.threads, context.recorder, index) {}
 
   int index;
   sg4::Host* host;

@@ -99,7 +99,10 @@ TEST_CASE("a blocking (Sync) call holds its thread: on one thread, independent o
   modules[0]["after"] = json::array();
   const double l1 = round_trip(kKernel1), l2 = round_trip(kKernel2);
   json d = scenario(modules);
-  CHECK_FALSE(test::parse(d).workload.threaded);  // a single-threaded job: its one core
+  const Scenario one = test::parse(d);
+  CHECK(one.workload.threaded);  // a graph runs on the job's threads: one, unless given
+  CHECK(one.workload.threads == 1);
+  CHECK(one.workload.streams == 1);
   CHECK(only_event_time(d) == doctest::Approx(l1 + l2).epsilon(kEpsilon));
   d["workload"]["threads"] = 2;  // two threads: each blocking call on its own
   CHECK(only_event_time(d) == doctest::Approx(std::max(l1, l2)).epsilon(kEpsilon));
@@ -142,14 +145,20 @@ TEST_CASE("independent CPU modules of one stream run on the job's threads at onc
   CHECK(only_event_time(d) == doctest::Approx(x + y + z).epsilon(1e-12));
 }
 
-TEST_CASE("a single-threaded job runs its graph's CPU modules one at a time, in the order they become ready") {
+TEST_CASE("a job without threads runs its graph's CPU modules one at a time, in the order they become ready") {
   json modules = {cpu("x", 0.1), cpu("y", 0.3), cpu("z", 0.2)};
   modules[2]["after"] = {"x"};
   json d = scenario(modules);
   d["workload"]["events_per_job"] = 3;
   const SimulationResults r = run(d);
   REQUIRE(r.events.size() == 3);
-  for (const EventRecord& e : r.events) CHECK(e.time_s() == doctest::Approx(0.6).epsilon(1e-12));
+  for (const EventRecord& e : r.events) {
+    CHECK(e.time_s() == doctest::Approx(0.6).epsilon(1e-12));
+    // x and y start ready, z once x is done: x, y, z on the one thread. z's path is x then z,
+    // which waited behind y for the thread: 0.3 s of CPU, 0.3 s of waiting.
+    CHECK(e.cpu_s == doctest::Approx(0.3).epsilon(1e-12));
+    CHECK(e.thread_wait_s == doctest::Approx(0.3).epsilon(1e-12));
+  }
   CHECK(r.events[2].end_s == doctest::Approx(1.8).epsilon(1e-12));
 }
 

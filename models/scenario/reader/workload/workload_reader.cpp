@@ -155,6 +155,7 @@ Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& model
   read_threads(node, w);
   for (const Module& m : w.modules)
     if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->external_work) w.threaded = true;
+  if (w.graph) w.threaded = true;  // a graph's modules run on the job's threads (one, unless given)
   return w;
 }
 
