@@ -1,7 +1,9 @@
 #include "models/scenario/reader/workload/module_graph_reader.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <unordered_map>
 
 #include "models/workload/dependency_graph_file.hpp"
@@ -68,6 +70,59 @@ std::vector<std::vector<int>> waits_of(const DependencyGraphFile& file) {
   return waits;
 }
 
+// At most this many dependencies held for the nodes the report does not time. A report and the
+// DependencyGraph file of one job have no such node but the source at most (FastTimerService times
+// every module of the process); only a file that does not match its report can come near it.
+constexpr std::size_t kMostUntimedDependencies = 20'000'000;
+
+// Per node the report does not time (module_at -1): the modules it reaches through such nodes
+// only, sorted; a module waiting for it waits for those. Each is found once, from its successors',
+// depth first without recursion.
+std::vector<std::vector<int>> untimed_frontiers(const DependencyGraphFile& file, const std::vector<std::vector<int>>& waits,
+                                                const std::vector<int>& module_at) {
+  enum class Mark : std::uint8_t { New, OnPath, Done };
+  std::vector<Mark> mark(file.nodes.size(), Mark::New);
+  std::vector<std::vector<int>> frontier(file.nodes.size());
+  std::vector<std::pair<int, std::size_t>> path;  // node, next of its edges to follow
+  std::size_t held = 0;
+  for (std::size_t start = 0; start < file.nodes.size(); ++start) {
+    if (module_at[start] >= 0 || mark[start] != Mark::New) continue;
+    path.emplace_back(static_cast<int>(start), 0);
+    mark[start] = Mark::OnPath;
+    while (!path.empty()) {
+      const auto node = static_cast<std::size_t>(path.back().first);
+      const std::size_t edge = path.back().second++;
+      if (edge < waits[node].size()) {
+        const auto next = static_cast<std::size_t>(waits[node][edge]);
+        if (module_at[next] >= 0 || mark[next] == Mark::Done) continue;
+        if (mark[next] == Mark::OnPath)
+          throw InputError(file.file, "line " + std::to_string(file.nodes[next].line),
+                           "node \"" + file.nodes[next].label + "\" waits for itself through nodes the report does not "
+                           "time (a cycle): expected a job's module dependencies, which have none");
+        mark[next] = Mark::OnPath;
+        path.emplace_back(static_cast<int>(next), 0);
+        continue;
+      }
+      std::vector<int>& reached = frontier[node];
+      for (const int to : waits[node]) {
+        const int module = module_at[static_cast<std::size_t>(to)];
+        if (module >= 0) reached.push_back(module);
+        else reached.insert(reached.end(), frontier[static_cast<std::size_t>(to)].begin(), frontier[static_cast<std::size_t>(to)].end());
+      }
+      sort_unique(reached);
+      held += reached.size();
+      if (held > kMostUntimedDependencies)
+        throw InputError(file.file, "line " + std::to_string(file.nodes[node].line),
+                         "the nodes that the FastTimerService report does not time pass on more than " +
+                             std::to_string(kMostUntimedDependencies) +
+                             " dependencies: expected the DependencyGraph file of the report's job, whose modules it times");
+      mark[node] = Mark::Done;
+      path.pop_back();
+    }
+  }
+  return frontier;
+}
+
 }  // namespace
 
 ModuleGraph read_report_graph(const JsonNode& graph, const FastTimerReport& report, const std::vector<int>& module_of,
@@ -78,7 +133,7 @@ ModuleGraph read_report_graph(const JsonNode& graph, const FastTimerReport& repo
     if (!node_of.emplace(file.nodes[n].label, static_cast<int>(n)).second)
       throw InputError(file.file, "line " + std::to_string(file.nodes[n].line),
                        "a second node labelled \"" + file.nodes[n].label + "\": expected one node per module label");
-  // Per node: the module it went to, or -1 for a node the report does not time (the source, say).
+  // Per node: the module it went to.
   std::vector<int> module_at(file.nodes.size(), -1);
   for (std::size_t i = 0; i < report.modules.size(); ++i) {
     const TimedModule& timed = report.modules[i];
@@ -90,26 +145,19 @@ ModuleGraph read_report_graph(const JsonNode& graph, const FastTimerReport& repo
                  ": expected the DependencyGraph file of the job the report was taken from");
     }
   }
-  // A module waits for the modules its node reaches, through nodes the report does not time.
   const std::vector<std::vector<int>> waits = waits_of(file);
+  const std::vector<std::vector<int>> through = untimed_frontiers(file, waits, module_at);
   ModuleGraph result;
   result.after.resize(modules.size());
-  std::vector<int> seen(file.nodes.size(), -1), stack;
-  for (std::size_t n = 0; n < file.nodes.size(); ++n) {
+  for (std::size_t n = 0; n < waits.size(); ++n) {
     const int module = module_at[n];
     if (module < 0) continue;
-    stack.assign(waits[n].begin(), waits[n].end());
-    while (!stack.empty()) {
-      const int next = stack.back();
-      stack.pop_back();
-      if (seen[static_cast<std::size_t>(next)] == static_cast<int>(n)) continue;
-      seen[static_cast<std::size_t>(next)] = static_cast<int>(n);
-      const int needed = module_at[static_cast<std::size_t>(next)];
-      if (needed < 0) {
-        stack.insert(stack.end(), waits[static_cast<std::size_t>(next)].begin(), waits[static_cast<std::size_t>(next)].end());
-      } else if (needed != module) {  // within one CPU step the step's own order holds
-        result.after[static_cast<std::size_t>(module)].push_back(needed);
-      }
+    auto& after = result.after[static_cast<std::size_t>(module)];
+    for (const int to : waits[n]) {
+      const auto& needed = module_at[static_cast<std::size_t>(to)] >= 0 ? std::vector<int>{module_at[static_cast<std::size_t>(to)]}
+                                                                         : through[static_cast<std::size_t>(to)];
+      for (const int m : needed)
+        if (m != module) after.push_back(m);  // within one CPU step, the step's own order holds
     }
   }
   for (auto& after : result.after) sort_unique(after);

@@ -14,8 +14,9 @@ namespace sonicsim {
 void read_module_after(const std::vector<JsonNode>& nodes, Workload& w);
 
 // /workload/modules_from/graph: the DependencyGraph file's dependencies between the report's modules
-// (`module_of`: per report module, the index in w.modules of the step or offloaded module it went
-// to) as dependencies between w.modules.
+// (`module_of`: per report module, the index in `modules` of the step or offloaded module it went
+// to) as dependencies between `modules`. A module waits for the modules it reaches through nodes
+// the report does not time.
 ModuleGraph read_report_graph(const JsonNode& graph, const FastTimerReport& report, const std::vector<int>& module_of,
                               const std::vector<Module>& modules);
 
