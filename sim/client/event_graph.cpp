@@ -7,7 +7,8 @@ namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-void add_times(EventRecord& to, const EventRecord& from) {
+template <class To, class From>
+void add_times(To& to, const From& from) {
   to.cpu_s += from.cpu_s;
   to.preprocess_s += from.preprocess_s;
   to.fallback_s += from.fallback_s;
@@ -106,7 +107,7 @@ void EventGraph::work(const std::shared_ptr<EventGraph>& self, bool holds_thread
 
 bool EventGraph::finish(int module) {
   Task& task = tasks_[static_cast<std::size_t>(module)];
-  task.path = task.critical < 0 ? EventRecord{} : tasks_[static_cast<std::size_t>(task.critical)].path;
+  task.path = task.critical < 0 ? Times{} : tasks_[static_cast<std::size_t>(task.critical)].path;
   add_times(task.path, task.own);
   add_requests(*record_, task.own);
   if (++finished_ == tasks_.size()) {
