@@ -151,7 +151,15 @@ std::int64_t actors_besides_the_load(const Scenario& s) {
   std::int64_t actors = s.perf_analyzer ? 2 : 0;  // perf_analyzer's measurement and its generator or none
   if (!s.perf_analyzer) {
     // A job of several streams has one actor per stream and one that starts and ends them.
-    const std::int64_t per_job = s.workload.threaded ? 1 + s.workload.streams : 1;
+    std::int64_t per_job = s.workload.threaded ? 1 + s.workload.streams : 1;
+    // A module graph: per stream, a worker per thread and an actor per ExternalWork call in flight
+    // (sim/client/event_graph.hpp).
+    if (s.workload.graph) {
+      std::int64_t calls = 0;
+      for (const Module& m : s.workload.modules)
+        if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->external_work) ++calls;
+      per_job += static_cast<std::int64_t>(s.workload.streams) * (s.workload.threads + calls);
+    }
     actors += concurrent_jobs(s) * per_job + (s.workload.submit ? 1 : 0);  // a batch system submits
   }
   if (s.platform.proxy) actors += 1;  // its relay

@@ -11,6 +11,7 @@
 #include "models/jobs/job_submission.hpp"
 #include "models/workload/distribution.hpp"
 #include "models/workload/item_count.hpp"
+#include "models/workload/module_graph.hpp"
 
 namespace sonicsim {
 
@@ -58,14 +59,20 @@ struct InferenceModule {
 
 using Module = std::variant<CpuModule, InferenceModule>;
 
+inline const std::string& module_name(const Module& m) {
+  return std::visit([](const auto& module) -> const std::string& { return module.name; }, m);
+}
+
 // Where the modules came from when a CMSSW FastTimerService report gave them (/workload/modules_from).
 struct ModulesReport {
   std::string file;
+
   std::int64_t events = 0;  // the report's job's events, which its times are divided by
   // The threads and streams of the job the report was taken from, as the scenario gives them (the
   // report has no such key); unset where it does not.
   std::optional<int> threads;
   std::optional<int> streams;
+  std::string graph_file;  // the DependencyGraph file read with it ("graph"), or ""
 };
 
 // The jobs (JobsSpec: jobs, events_per_job, start, submit), and what limits and runs in them.
@@ -74,12 +81,15 @@ struct Workload : JobsSpec {
   double warmup_s = 0;  // events starting before this are left out of the statistics
   int resubmit = 0;  // batch system: how many times a failed job is submitted again
   std::vector<Module> modules;
+  // The modules' "after" (or a DependencyGraph file beside a report): each event runs its modules
+  // as they become ready (sim/client/event_graph). Unset: one after another, in the order written.
+  std::optional<ModuleGraph> graph;
   // A job as a CMSSW process (numberOfThreads, numberOfStreams): it holds `threads` cores of one
   // node and has `streams` events in flight at once, one per stream, on a pool of its threads.
   int threads = 1;
   int streams = 1;
-  // The scenario gives threads or streams, or a module external_work: jobs run their streams on
-  // their threads (sim/client/threaded_job), and the outputs say so. Otherwise a job is one thread
+  // The scenario gives threads or streams, a module external_work, or a module graph: jobs run
+  // their streams on their threads (sim/client/threaded_job), and the outputs say so. Otherwise a job is one thread
   // running one event at a time, as it was before either existed.
   bool threaded = false;
   std::optional<ModulesReport> modules_report;

@@ -31,11 +31,23 @@ EventStream::EventStream(const JobContext& context, int job, int stream, int run
       job_(job),
       stream_(stream),
       threads_(threads),
+      host_(host),
+      name_(mailbox_name(job, stream, run)),
       rng_(stream_seed(mix_seed(context.scenario.simulation.seed, static_cast<std::uint64_t>(job)), stream)),
-      requests_(context, job, host, sg4::Mailbox::by_name(mailbox_name(job, stream, run)),
-                context.balancer.draws()
-                    ? std::make_shared<Rng>(stream_seed(balancing_seed(context.scenario.simulation.seed, job), stream))
-                    : nullptr) {}
+      balance_rng_(context.balancer.draws()
+                       ? std::make_shared<Rng>(stream_seed(balancing_seed(context.scenario.simulation.seed, job), stream))
+                       : nullptr),
+      requests_(context, job, host, sg4::Mailbox::by_name(name_), balance_rng_) {
+  const Workload& w = context.scenario.workload;
+  if (!w.graph) return;
+  for (std::size_t m = 0; m < w.modules.size(); ++m) {
+    const bool inference = std::holds_alternative<InferenceModule>(w.modules[m]);
+    flow_of_.push_back(inference ? static_cast<int>(module_flows_.size()) : -1);
+    if (inference)
+      module_flows_.emplace_back(context, job, host, sg4::Mailbox::by_name(name_ + "#" + std::to_string(m)), balance_rng_);
+  }
+  module_parts_.resize(module_flows_.size());
+}
 
 double EventStream::compute(double reference_seconds) {
   const double before = sg4::Engine::get_clock();
@@ -48,41 +60,17 @@ double EventStream::compute(double reference_seconds) {
 }
 
 bool EventStream::run_event(int event, std::vector<bool>& on_cpu) {
+  if (context_.scenario.workload.graph) return run_graph_event(event, on_cpu);
   context_.recorder.event_started();
   EventRecord record;
   record.job = job_;
   record.event = event;
   record.stream = stream_;
   record.start_s = sg4::Engine::get_clock();
-  const auto& modules = context_.scenario.workload.modules;
-  for (std::size_t m = 0; m < modules.size(); ++m) {
-    if (const auto* cpu = std::get_if<CpuModule>(&modules[m])) {
-      record.cpu_s += compute(sample(cpu->time, rng_));
-      continue;
-    }
-    const auto& inference = std::get<InferenceModule>(modules[m]);
-    // Drawn wherever the module runs, so that the job's later draws do not depend on it.
-    const int items = sample(inference.items_per_event, rng_);
-    if (inference.elements_per_item) draw_part_elements(inference, items);
-    if (context_.balancer.serves(inference.model) && !on_cpu[m]) {
-      record.preprocess_s += compute(sample(inference.preprocess, rng_));
-      // ExternalWork: acquire() has dispatched the requests and returned; produce() waits for a free
-      // thread once the answers are back (docs/reference/cmssw-sonic.md §2, steps 3 to 5).
-      const bool frees_thread = threads_ && inference.external_work;
-      if (frees_thread) threads_->release();
-      const ModuleOutcome outcome = run_requests(inference, static_cast<int>(m), event, items, record);
-      if (outcome == ModuleOutcome::JobFailed) {
-        context_.recorder.event_failed();
-        return false;
-      }
-      if (frees_thread) record.thread_wait_s += threads_->acquire();
-      if (outcome == ModuleOutcome::FellBack) {
-        record.fallback_s += compute(sample(*inference.cpu_fallback, rng_));
-        context_.recorder.event_fell_back();
-        if (inference.fallback_scope == FallbackScope::Job) on_cpu[m] = true;
-      }
-    } else {  // the whole module on the worker's CPU: its own input preparation is part of that time
-      record.fallback_s += compute(sample(*inference.cpu_fallback, rng_));
+  for (std::size_t m = 0; m < context_.scenario.workload.modules.size(); ++m) {
+    if (run_module(m, event, on_cpu, record, requests_, part_elements_) == ModuleOutcome::JobFailed) {
+      context_.recorder.event_failed();
+      return false;
     }
   }
   record.end_s = sg4::Engine::get_clock();
@@ -90,11 +78,90 @@ bool EventStream::run_event(int event, std::vector<bool>& on_cpu) {
   return true;
 }
 
+EventStream::ModuleOutcome EventStream::run_module(std::size_t m, int event, std::vector<bool>& on_cpu,
+                                                   EventRecord& record, RequestFlow& flow,
+                                                   RequestFlow::PartElements& part_elements) {
+  const Module& module = context_.scenario.workload.modules[m];
+  if (const auto* cpu = std::get_if<CpuModule>(&module)) {
+    record.cpu_s += compute(sample(cpu->time, rng_));
+    return ModuleOutcome::Done;
+  }
+  const auto& inference = std::get<InferenceModule>(module);
+  // Drawn wherever the module runs, so that the job's later draws do not depend on it.
+  const int items = sample(inference.items_per_event, rng_);
+  if (inference.elements_per_item) draw_part_elements(inference, items, part_elements);
+  if (!context_.balancer.serves(inference.model) || on_cpu[m]) {
+    // The whole module on the worker's CPU: its own input preparation is part of that time.
+    record.fallback_s += compute(sample(*inference.cpu_fallback, rng_));
+    return ModuleOutcome::Done;
+  }
+  record.preprocess_s += compute(sample(inference.preprocess, rng_));
+  // ExternalWork: acquire() has dispatched the requests and returned; produce() waits for a free
+  // thread once the answers are back (docs/reference/cmssw-sonic.md §2, steps 3 to 5).
+  const bool frees_thread = threads_ && inference.external_work;
+  if (frees_thread) {
+    if (graph_) graph_->leaving_thread();
+    threads_->release();
+  }
+  const ModuleOutcome outcome = run_requests(inference, static_cast<int>(m), event, items, record, flow, part_elements);
+  if (outcome == ModuleOutcome::JobFailed) return outcome;
+  if (frees_thread) {
+    record.thread_wait_s += threads_->acquire();
+    if (graph_) graph_->back_on_thread();
+  }
+  if (outcome == ModuleOutcome::FellBack) {
+    record.fallback_s += compute(sample(*inference.cpu_fallback, rng_));
+    context_.recorder.event_fell_back();
+    if (inference.fallback_scope == FallbackScope::Job) on_cpu[m] = true;
+  }
+  return outcome;
+}
+
+// The event's modules as they become ready (EventGraph), on the job's threads (a graph makes the
+// workload threaded, workload_reader.cpp): the stream holds the one it read the event on at the
+// start and at the end of the event.
+bool EventStream::run_graph_event(int event, std::vector<bool>& on_cpu) {
+  context_.recorder.event_started();
+  EventRecord record;
+  record.job = job_;
+  record.event = event;
+  record.stream = stream_;
+  record.start_s = sg4::Engine::get_clock();
+  const Workload& w = context_.scenario.workload;
+  if (!graph_) graph_ = std::make_shared<EventGraph>(*w.graph, *threads_, w.threads, host_, name_);
+  const bool done = graph_->run(record, [&](int m, EventRecord& own) {
+    const auto module = static_cast<std::size_t>(m);
+    const int flow = flow_of_[module];
+    RequestFlow& requests = flow < 0 ? requests_ : module_flows_[static_cast<std::size_t>(flow)];
+    RequestFlow::PartElements& parts = flow < 0 ? part_elements_ : module_parts_[static_cast<std::size_t>(flow)];
+    return run_module(module, event, on_cpu, own, requests, parts) != ModuleOutcome::JobFailed;
+  });
+  if (!done) {
+    for (RequestFlow& flow : module_flows_) flow.cancel_live();
+    context_.recorder.event_failed();
+    return false;
+  }
+  record.end_s = sg4::Engine::get_clock();
+  context_.recorder.event_finished(record);
+  return true;
+}
+
+void EventStream::cancel_requests() {
+  if (graph_) graph_->stop();
+  requests_.cancel_live();
+  for (RequestFlow& flow : module_flows_) flow.cancel_live();
+}
+
+void EventStream::end_of_job() {
+  requests_.end_of_job();
+  for (RequestFlow& flow : module_flows_) flow.end_of_job();
+}
+
 // Each item of the event draws its elements. A ragged request carries the sum; a padded one pads
 // every item to the largest of the request, whose element count is then its shape.
-void EventStream::draw_part_elements(const InferenceModule& module, int items) {
+void EventStream::draw_part_elements(const InferenceModule& module, int items, RequestFlow::PartElements& parts) {
   const bool padded = context_.scenario.models[module.model].layout == TensorLayout::Padded;
-  part_elements_.clear();
+  parts.clear();
   for (std::int64_t k = 0; k < module.requests_for(items); ++k) {
     const int n = module.items_in_request(k, items);
     std::int64_t sum = 0, most = 0;
@@ -103,14 +170,15 @@ void EventStream::draw_part_elements(const InferenceModule& module, int items) {
       sum += e;
       most = std::max(most, e);
     }
-    part_elements_.emplace_back(padded ? most * n : sum, padded ? most : 0);
+    parts.emplace_back(padded ? most * n : sum, padded ? most : 0);
   }
 }
 
 EventStream::ModuleOutcome EventStream::run_requests(const InferenceModule& module, int module_index, int event,
-                                                     int items, EventRecord& record) {
+                                                     int items, EventRecord& record, RequestFlow& flow,
+                                                     const RequestFlow::PartElements& part_elements) {
   const double first_sent = sg4::Engine::get_clock();
-  const bool served = requests_.run_module(module, module_index, event, items, part_elements_, record);
+  const bool served = flow.run_module(module, module_index, event, items, part_elements, record);
   record.inference_s += sg4::Engine::get_clock() - first_sent;
   if (served) return ModuleOutcome::Done;
   return module.on_failure == OnFailure::Fallback ? ModuleOutcome::FellBack : ModuleOutcome::JobFailed;

@@ -42,6 +42,11 @@ expect_error external_work_not_boolean 's["workload"]["modules"][1]["external_wo
 expect_error threads_beyond_a_node 's["workload"]["threads"] = 16' '/workload/threads: expected at most 8 threads'
 expect_error threaded_jobs_beyond_the_nodes 's["workload"].update(threads=3, jobs=101)' '/workload/jobs: expected at most 100 jobs'
 expect_error not_json 's = "{ \"name\": "' 'invalid JSON'
+# A module graph ("after"): names of the workload's modules, no cycle.
+expect_error after_unknown 's["workload"]["modules"][1]["after"] = ["nope"]' '/workload/modules/1/after/0: no module named "nope"'
+expect_error after_itself 's["workload"]["modules"][1]["after"] = ["emtrkmichelid"]' '/workload/modules/1/after/0: a module cannot wait for itself'
+expect_error after_cycle 's["workload"]["modules"][0]["after"] = ["emtrkmichelid"]; s["workload"]["modules"][1]["after"] = ["non-ml-reconstruction"]' \
+  '/workload/modules/0/after: the modules "non-ml-reconstruction" -> "emtrkmichelid" -> "non-ml-reconstruction" each wait for the next (a cycle)'
 
 # A workload from a FastTimerService report (cms-particlenet-fasttimer.json): a bad report, or a bad
 # setting of modules_from, is one line naming the file (the report for what is in it) and the JSON

@@ -362,6 +362,41 @@ def many_modules(s):
 rc, _, err = run(["run", scenario("report_many", many_modules), "--quiet"])
 check("a report of 100,000 modules runs, one step per module", rc == 0 and err == "", f"exit {rc}: {err[:300]!r}")
 
+# The same with its DependencyGraph file (the Graphviz file the service writes): each module consumes
+# the one before it, a 100,000-module graph read and run (one event) in bounded time.
+many_graph = "digraph RECO {\n" + "".join('%d[label=m%d, shape=box];\n' % (i, i) for i in range(100000)) + \
+    "".join("%d -> %d;\n" % (i, i - 1) for i in range(1, 100000)) + "}\n"
+def many_modules_graph(s):
+    many_modules(s)
+    s["workload"]["modules_from"]["graph"] = write("many.gv", many_graph)
+rc, _, err = run(["run", scenario("report_many_graph", many_modules_graph), "--quiet"])
+check("a report of 100,000 modules with its DependencyGraph file runs", rc == 0 and err == "", f"exit {rc}: {err[:300]!r}")
+# A file that does not match its report: 10,000 nodes the report does not time, each passing on
+# the modules of all those after it (50 million dependencies to hold): refused, not held.
+def untimed_graph(s):
+    timed = [{"type": "T", "label": "t%d" % i, "events": 4, "time_thread": 0.04} for i in range(10000)]
+    from_report("untimed-report.json", fasttimer_report(timed), "module")(s)
+    s["workload"].update({"jobs": 1, "events_per_job": 1})
+    text = "digraph X {\n" + "".join("u%d -> t%d;\nu%d -> u%d;\n" % (i, i, i, i + 1) for i in range(9999)) + "u9999 -> t9999;\nt0 -> u0;\n}\n"
+    s["workload"]["modules_from"]["graph"] = write("untimed.gv", text)
+bad_scenario("report_graph_untimed_nodes", untimed_graph, "pass on more than 20000000 dependencies", file="untimed.gv: line ")
+def graph_edit(name, text):
+    def apply(s):
+        from_report(name + "-report.json", fasttimer_report(), "module")(s)
+        s["workload"]["modules_from"]["graph"] = write(name + ".gv", text)
+    return apply
+bad_scenario("report_graph_not_dot", graph_edit("bad", "digraph {\n source -> tracks\n ; subgraph x {}\n}\n"),
+             "'subgraph' is not read", file="bad.gv: line 3, column 4: ")
+bad_scenario("report_graph_cycle", graph_edit("cyc", "digraph { source -> tracks; tracks -> source }"),
+             "/workload/modules_from/graph: ", "the modules \"source\" -> \"tracks\" -> \"source\" each wait for the next")
+bad_scenario("report_graph_unterminated", graph_edit("open", "digraph { source [label=\"source"), "expected the closing",
+             file="open.gv: line 1, column 25: ")
+def graph_from_dev_zero(s):
+    from_report("zero-graph-report.json", fasttimer_report(), "module")(s)
+    s["workload"]["modules_from"]["graph"] = "/dev/zero"
+expect_error("report_graph_dev_zero", ["run", scenario("report_graph_dev_zero", graph_from_dev_zero), "--quiet"],
+             "/dev/zero: line 1: ", "512 MiB", timeout=120)
+
 # ---- SuperSONIC values files (YAML, read as Helm reads them) -----------------------------------------
 def values_file(name, content):
     """A scenario whose server group names the values file NAME.yaml holding `content`."""

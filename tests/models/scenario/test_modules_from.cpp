@@ -294,3 +294,87 @@ TEST_CASE("a report that is missing or malformed is refused, naming the report a
   CHECK(failure.where == "/workload/modules_from/fasttimer");
   CHECK(failure.message.find("only \"idle\"") != std::string::npos);
 }
+
+namespace {
+
+const std::string kGraph = SONICSIM_TEST_DATA_DIR "/fasttimer/reco_4_events.gv";
+
+std::string graph_text() {
+  std::ostringstream text;
+  text << std::ifstream(kGraph).rdbuf();
+  return text.str();
+}
+
+json with_graph(const json& group, const std::string& graph = kGraph) {
+  json d = from_report(group);
+  d["workload"]["modules_from"]["graph"] = graph;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("modules_from with a DependencyGraph file, one step per module: each waits for what it consumes") {
+  const Scenario s = test::parse(with_graph("module"));
+  REQUIRE(s.workload.graph.has_value());
+  CHECK(s.workload.modules_report->graph_file == kGraph);
+  // Steps in the report's order: 0 source, 1 offlineBeamSpot, 2 siPixelClusters, 3 initialStepTracks,
+  // 4 lowPtTripletStepTracks, 5 the tagger, 6 ak4PFJets, 7 other, 8 eventsetup. From the file:
+  // clusters consume the source; both track steps consume clusters and beam spot (the dashed path
+  // edge between them ends at a producer, not a filter: no wait); the tagger and the jets consume
+  // particleFlow, which the report does not time and which consumes both track collections; the
+  // framework's "other" and "eventsetup" have no node and wait for nothing.
+  const std::vector<std::vector<int>> expected{{}, {}, {0}, {1, 2}, {1, 2}, {3, 4}, {3, 4}, {}, {}};
+  CHECK(s.workload.graph->after == expected);
+}
+
+TEST_CASE("modules_from with a DependencyGraph file: a path's order counts where it ends at a filter") {
+  std::string text = graph_text();
+  const std::string producer = "label=initialStepTracks, shape=box";
+  text.replace(text.find(producer), producer.size(), "label=initialStepTracks, shape=diamond");
+  const Scenario s = test::parse(with_graph("module", test::write_scratch_file("filter.gv", text)));
+  CHECK(s.workload.graph->after[4] == std::vector<int>{1, 2, 3});
+}
+
+TEST_CASE("modules_from with a DependencyGraph file, grouped as one: the tagger waits for the step") {
+  const Scenario s = test::parse(with_graph("all"));
+  REQUIRE(s.workload.modules.size() == 2);
+  const std::vector<std::vector<int>> expected{{}, {0}};
+  CHECK(s.workload.graph->after == expected);
+}
+
+TEST_CASE("a group that the offloaded module splits is a cycle, refused at the graph") {
+  std::string text = graph_text();
+  text.insert(text.rfind('}'), "8 -> 7;\n");  // the jets consume the tagger's product
+  json d = with_graph("all", test::write_scratch_file("split.gv", text));
+  const test::Failure failure = failure_of_document(d);
+  CHECK(failure.where == "/workload/modules_from/graph");
+  CHECK(failure.message.find("the modules \"process RECO\" -> \"" + kTagger + "\" -> \"process RECO\" each wait for the next") == 0);
+  CHECK(failure.message.find("\"group\": \"module\"") != std::string::npos);
+  // One step per module has no cycle: the jets wait for the tagger, which waits for the tracks.
+  d["workload"]["modules_from"]["group"] = "module";
+  CHECK(test::parse(d).workload.graph->after[6] == std::vector<int>{3, 4, 5});
+}
+
+TEST_CASE("a DependencyGraph file that is not the report's job's, or not the subset read, is refused") {
+  std::string text = graph_text();
+  text.erase(text.find("2[color"), text.find('\n', text.find("2[color")) - text.find("2[color") + 1);
+  json d = with_graph("module", test::write_scratch_file("no-beamspot.gv", text));
+  test::Failure failure = failure_of_document(d);
+  CHECK(failure.where == "/workload/modules_from/graph");
+  CHECK(failure.message.find("module \"offlineBeamSpot\" of the FastTimerService report") == 0);
+
+  text = graph_text();
+  text.insert(text.rfind('}'), "subgraph clusterSUB {\n}\n");
+  failure = failure_of_document(with_graph("module", test::write_scratch_file("sub.gv", text)));
+  CHECK(failure.where == "line 23, column 1");  // inserted before the last line, 23
+  CHECK(failure.message.find("'subgraph' is not read") == 0);
+
+  text = graph_text();
+  text.insert(text.rfind('}'), "9[label=source];\n");
+  failure = failure_of_document(with_graph("module", test::write_scratch_file("twice.gv", text)));
+  CHECK(failure.where == "line 23");
+  CHECK(failure.message.find("a second node labelled \"source\"") == 0);
+
+  failure = failure_of_document(with_graph("module", "/nonexistent/dependency.gv"));
+  CHECK(failure.file == "/nonexistent/dependency.gv");
+}

@@ -23,7 +23,7 @@ std::string on_failure_fallback() {
 }
 
 Module read_cpu_module(const JsonNode& node, const std::vector<ModelSpec>&) {
-  node.allow_only({"type", "name", "time"});
+  node.allow_only({"type", "name", "time", "after"});  // "after": module_graph_reader
   return CpuModule{node.at("name").name(), read_distribution(node.at("time"))};
 }
 
@@ -72,7 +72,7 @@ int read_model_name(const JsonNode& model, const std::vector<ModelSpec>& models)
 }
 
 Module read_inference_module(const JsonNode& node, const std::vector<ModelSpec>& models) {
-  std::vector<std::string_view> keys{"type", "name", "model"};
+  std::vector<std::string_view> keys{"type", "name", "model", "after"};
   keys.insert(keys.end(), client_keys().begin(), client_keys().end());
   node.allow_only(keys);
   InferenceModule m;

@@ -7,6 +7,7 @@
 
 #include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
+#include "models/scenario/reader/workload/module_graph_reader.hpp"
 #include "models/scenario/reader/workload/module_reader.hpp"
 #include "models/workload/fasttimer_report.hpp"
 
@@ -93,17 +94,19 @@ std::vector<Placement> place_modules(const JsonNode* group, const FastTimerRepor
 }
 
 // The CPU steps (the sum of their modules' thread time per event) and the offloaded modules, each
-// where its first module is in the report.
-std::vector<Module> chain(const FastTimerReport& report, std::vector<Placement> placements) {
+// where its first module is in the report. `module_of`: per report module, where it went.
+std::vector<Module> chain(const FastTimerReport& report, std::vector<Placement> placements, std::vector<int>& module_of) {
   std::vector<Module> modules;
   std::map<std::string, std::size_t> step_index;
   for (std::size_t i = 0; i < report.modules.size(); ++i) {
+    module_of.push_back(static_cast<int>(modules.size()));
     if (placements[i].offloaded) {
       modules.emplace_back(std::move(*placements[i].offloaded));
       continue;
     }
     const auto [at, fresh] = step_index.emplace(placements[i].step, modules.size());
     if (fresh) modules.emplace_back(CpuModule{placements[i].step, ConstantDist{0}});
+    module_of.back() = static_cast<int>(at->second);
     std::get<ConstantDist>(std::get<CpuModule>(modules[at->second]).time).value += report.modules[i].thread_s_per_event;
   }
   return modules;
@@ -129,15 +132,20 @@ void carry_job_shape(Workload& w, std::optional<int> threads, std::optional<int>
 }  // namespace
 
 void read_modules_from(const JsonNode& node, const std::vector<ModelSpec>& models, Workload& w) {
-  node.allow_only({"fasttimer", "group", "offload", "threads", "streams"});
+  node.allow_only({"fasttimer", "group", "offload", "threads", "streams", "graph"});
   const FastTimerReport report = read_fasttimer_report(path_beside(node.file(), node.at("fasttimer").string()));
   std::map<std::string, InferenceModule> offloaded;
   if (auto offload = node.find("offload")) offloaded = read_offload(*offload, report, models);
   const auto group = node.find("group");
-  w.modules = chain(report, place_modules(group ? &*group : nullptr, report, offloaded));
+  std::vector<int> module_of;
+  w.modules = chain(report, place_modules(group ? &*group : nullptr, report, offloaded), module_of);
   if (w.modules.empty())
     node.at("fasttimer").fail("the FastTimerService report " + report.file + " times no module, only \"idle\": expected a module");
-  w.modules_report = ModulesReport{report.file, report.events, std::nullopt, std::nullopt};
+  w.modules_report = ModulesReport{report.file, report.events, std::nullopt, std::nullopt, ""};
+  if (auto graph = node.find("graph")) {
+    w.graph = read_report_graph(*graph, report, module_of, w.modules);
+    w.modules_report->graph_file = path_beside(graph->file(), graph->string());
+  }
   std::optional<int> threads, streams;
   if (auto t = node.find("threads")) threads = t->int_in(1, limits::kMaxCoresPerNode);
   if (auto s = node.find("streams")) streams = s->int_in(1, limits::kMaxStreamsPerJob);

@@ -5,6 +5,7 @@
 #include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
 #include "models/jobs/job_trace.hpp"
+#include "models/scenario/reader/workload/module_graph_reader.hpp"
 #include "models/scenario/reader/workload/module_reader.hpp"
 #include "models/scenario/reader/workload/modules_from_reader.hpp"
 
@@ -146,11 +147,15 @@ Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& model
     node.fail("expected exactly one of \"modules\" (the modules, written out) and \"modules_from\" (taken from a CMSSW "
               "FastTimerService report)");
   if (auto from = node.find("modules_from")) read_modules_from(*from, models, w);
-  for (const JsonNode& m : node.has("modules") ? node.at("modules").non_empty_elements() : std::vector<JsonNode>{})
-    w.modules.push_back(read_module(m, models));
+  if (node.has("modules")) {
+    const std::vector<JsonNode> modules = node.at("modules").non_empty_elements();
+    for (const JsonNode& m : modules) w.modules.push_back(read_module(m, models));
+    read_module_after(modules, w);
+  }
   read_threads(node, w);
   for (const Module& m : w.modules)
     if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->external_work) w.threaded = true;
+  if (w.graph) w.threaded = true;  // a graph's modules run on the job's threads (one, unless given)
   return w;
 }
 
