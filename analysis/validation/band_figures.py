@@ -56,6 +56,18 @@ def nvidia_figure(path, rows, cases):
     plt.close(fig)
 
 
+def cms_bands(documents):
+    """The job counts of one model's frozen prediction ({N: document}) and, at each, (p5, median, p95) of its runs'
+    per-job events/s."""
+    ns = sorted(documents)
+    bands = []
+    for n in ns:
+        rates = [r for r in predictions.per_job_rates(documents[n]) if r is not None]
+        bands.append((cms_miniaod.quantile(rates, 0.05), cms_miniaod.quantile(rates, 0.5),
+                      cms_miniaod.quantile(rates, 0.95)))
+    return ns, bands
+
+
 def cms_figure(path, rows, documents_by_model, labels, measured_scatter):
     """documents_by_model: {model: {N: prediction}}; measured_scatter: {model: [(N, p10, p90)]}."""
     import matplotlib
@@ -66,13 +78,7 @@ def cms_figure(path, rows, documents_by_model, labels, measured_scatter):
     nrows = (len(models) + cols - 1) // cols
     fig, axes = plt.subplots(nrows, cols, figsize=(4.3 * cols, 3.5 * nrows), squeeze=False)
     for ax, model in zip(axes.flat, models):
-        documents = documents_by_model[model]
-        ns = sorted(documents)
-        bands = []
-        for n in ns:
-            rates = [r for r in predictions.per_job_rates(documents[n]) if r is not None]
-            bands.append((cms_miniaod.quantile(rates, 0.05), cms_miniaod.quantile(rates, 0.5),
-                          cms_miniaod.quantile(rates, 0.95)))
+        ns, bands = cms_bands(documents_by_model[model])
         rs = [r for r in rows if r["case"] == model and r["x"] is not None]
         tol = rs[0]["tolerance"]
         x = [r["x"] for r in rs]

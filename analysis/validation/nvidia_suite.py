@@ -148,7 +148,15 @@ def report_lines(spec, results, plot_link):
         lines.append(f"| {n['id']} | {n['label']} | `{n['calibration']}` | `{n['measured']}` | not expressed | "
                      f"not expressed | — | — |")
     if plot_link:
-        lines += ["", f"![throughput and latency against concurrency, predicted and measured]({plot_link})"]
+        levels = ", ".join(str(c) for c in spec.get("band_levels", []))
+        lines += ["", f"![throughput and latency against concurrency, predicted and measured]({plot_link})", "",
+                  "Per case, throughput (top) and p50 latency (bottom) against concurrency, axes from 0: the measured "
+                  f"levels with the tolerance band around them (±{100 * tol['throughput']:.0f}% and "
+                  f"±{100 * tol['p50']:.0f}%), the nominal prediction at every level (line), the frozen 90% band (5% to "
+                  "95% of the design's runs, scenarios/validation/predictions/nvidia/) as bars at the levels it was "
+                  f"made at ({levels}; elsewhere the prediction is nominal only), and the baselines (a) no contention and "
+                  "(b) the offline ceiling as thin grey lines (from the offline table, a calibration input; scores.py), "
+                  "above the axis where not seen. p99 is drawn faint: reported, not judged."]
     lines += ["", "### Outside the tolerance, and why", ""]
     for case, rows in results:
         misses = [r["concurrency"] for r in rows if not (r["throughput_ok"] and r["p50_ok"])]
@@ -173,30 +181,3 @@ def report_lines(spec, results, plot_link):
                          f"{p['p99']:.1f} / {m['p99']:.1f} | {p['queue']:.1f} / {m['queue']:.1f} | {status} |")
         lines.append("")
     return lines[:-1]
-
-
-def write_plot(path, results):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(2, len(results), figsize=(3.3 * len(results), 6.4), squeeze=False)
-    for i, (case, rows) in enumerate(results):
-        c = [r["concurrency"] for r in rows]
-        top, bottom = axes[0][i], axes[1][i]
-        top.plot(c, [r["measured"]["throughput"] for r in rows], "o", color="tab:blue", ms=3, label="measured")
-        top.plot(c, [r["predicted"]["throughput"] for r in rows], "-", color="tab:orange", label="predicted")
-        top.set_title(case["label"], fontsize=9)
-        top.set_ylim(bottom=0)
-        bottom.plot(c, [r["measured"]["p99"] for r in rows], "o", color="tab:red", ms=3, label="p99 measured")
-        bottom.plot(c, [r["predicted"]["p99"] for r in rows], "-", color="tab:red", label="p99 predicted")
-        bottom.plot(c, [r["measured"]["p50"] for r in rows], "s", color="tab:green", ms=2.5, label="p50 measured")
-        bottom.plot(c, [r["predicted"]["p50"] for r in rows], "--", color="tab:green", label="p50 predicted")
-        bottom.set_ylim(bottom=0)
-        bottom.set_xlabel("concurrency")
-        if i == 0:
-            top.set_ylabel("throughput (inferences/s)")
-            bottom.set_ylabel("latency (ms)")
-            top.legend(fontsize=7)
-            bottom.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)

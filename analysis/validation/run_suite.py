@@ -31,6 +31,7 @@ import tempfile
 import nvidia_suite
 import cms_miniaod
 import scores
+import suite_figures
 
 
 def fail(message):
@@ -214,11 +215,11 @@ def main():
                                                   scores.FIGURES, suite))
                     + "\n")
     if args.plot:
-        write_plot(args.plot, results)
+        suite_figures.errors_figure(args.plot, results)
     if args.nvidia_plot and nvidia:
-        nvidia_suite.write_plot(args.nvidia_plot, nvidia)
+        suite_figures.nvidia_figure(args.nvidia_plot, suite["nvidia"], base, nvidia)
     if args.cms_plot and cms_details:
-        cms_miniaod.write_plot(args.cms_plot, cms_details)
+        suite_figures.cms_figure(args.cms_plot, cms_details, suite["cms_miniaod"]["tolerances"]["median"])
     failed = (any(r["status"] == "FAIL" for r in results + cms_cases) or nvidia_problems
               or nvidia_suite.failures(nvidia))
     return 1 if failed else 0
@@ -254,27 +255,13 @@ def write_report(path, suite, results, plot, scans):
     for n in suite["not_expressed"]:
         lines.append(f"- {n['claim']}: {n['why']}")
     if plot:
-        lines += ["", f"![relative error of each case]({os.path.relpath(plot, os.path.dirname(path))})"]
+        lines += ["", f"![relative error of each case]({os.path.relpath(plot, os.path.dirname(path))})", "",
+                  "Each case's error (simulated / published - 1) is a point on its row, its tolerance the shaded band; "
+                  "the marker is its role: hollow grey squares (and '(calibration)' after the name) are calibration "
+                  "inputs, which check consistency only; blue diamonds are derived, green dots independent. The axis "
+                  "is centred on 0, the published value."]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
-
-
-def write_plot(path, results):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 4))
-    ids = [r["id"] for r in results]
-    errors = [100 * r["error"] for r in results]
-    colours = {"calibration input": "tab:grey", "derived": "tab:blue", "independent": "tab:green"}
-    ax.barh(ids, errors, color=[colours.get(r["role"], "tab:blue") for r in results])
-    for r, y in zip(results, range(len(results))):
-        ax.plot([-100 * r["tolerance"], 100 * r["tolerance"]], [y, y], "|", color="tab:red", markersize=12)
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("simulated vs published (%); red ticks: tolerance; grey: calibration input, green: independent")
-    ax.invert_yaxis()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
 
 
 if __name__ == "__main__":

@@ -72,27 +72,50 @@ def _instances(scenario):
     return 1
 
 
+def nvidia_baselines(case, base):
+    """Baselines (a) and (b) of one NVIDIA case, from its offline table (a calibration input) alone: a function
+    of the concurrency c giving {"throughput": {name: inferences/s}, "p50": {name: ms}}."""
+    offline = nvidia_suite._read_table(os.path.join(base, case["calibration"]))
+    batch1 = next(r for r in offline if int(float(r.get("Batch", r.get("Client Batch Size", 0)))) == 1)
+    l1 = nvidia_suite._cell(batch1, "p50 latency (ms)", "Avg Latency") / 1e3
+    peak = max(nvidia_suite._cell(r, "Inferences/Second", "Inferences/second") for r in offline)
+    peak *= _instances(os.path.join(base, case["scenario"]))
+
+    def at(c):
+        ceiling = min(peak, c / l1)
+        return {"throughput": {"a": c / l1, "b": ceiling}, "p50": {"a": 1e3 * l1, "b": 1e3 * max(l1, c / ceiling)}}
+    return at
+
+
+def nvidia_bands(case):
+    """{concurrency: {"throughput": (median, p5, p95) inferences/s, "p50": (...) ms}} at the levels the case's
+    frozen prediction has bands for (cases.json "band_levels"); {} where it has no prediction file."""
+    path = os.path.join(OUT, "nvidia", f"{case['id']}.json")
+    if not os.path.isfile(path):
+        return {}
+    document = predictions.read(path)
+    out = {}
+    for o in document["bands"]["outputs"]:
+        found = re.fullmatch(r"inferences/s at concurrency (\d+)", o["output"])
+        if found:
+            c = int(found.group(1))
+            p50 = tuple(v / 1e3 for v in predictions.band(document, f"p50 latency at concurrency {c}"))  # us -> ms
+            out[c] = {"throughput": predictions.band(document, o["output"]), "p50": p50}
+    return out
+
+
 def nvidia_targets(suite, base):
     spec = suite["nvidia"]
     rows = []
     for case in spec["cases"]:
-        document = predictions.read(os.path.join(OUT, "nvidia", f"{case['id']}.json"))
-        offline = nvidia_suite._read_table(os.path.join(base, case["calibration"]))
-        batch1 = next(r for r in offline if int(float(r.get("Batch", r.get("Client Batch Size", 0)))) == 1)
-        l1 = nvidia_suite._cell(batch1, "p50 latency (ms)", "Avg Latency") / 1e3
-        peak = max(nvidia_suite._cell(r, "Inferences/Second", "Inferences/second") for r in offline)
-        peak *= _instances(os.path.join(base, case["scenario"]))
-        banded = {o["output"] for o in document["bands"]["outputs"]}
+        baselines = nvidia_baselines(case, base)
+        bands = nvidia_bands(case)
         for c, m in sorted(nvidia_suite.measured(os.path.join(base, case["measured"])).items()):
-            if f"inferences/s at concurrency {c}" not in banded:
+            if c not in bands:
                 continue  # a level the bands were not made at (cases.json "band_levels")
-            ceiling = min(peak, c / l1)
-            throughput = predictions.band(document, f"inferences/s at concurrency {c}")
-            rows.append(target(case["id"], "throughput", m["throughput"], throughput,
-                               {"a": c / l1, "b": ceiling}, spec["tolerance"]["throughput"]) | {"x": c})
-            p50 = tuple(v / 1e3 for v in predictions.band(document, f"p50 latency at concurrency {c}"))  # us -> ms
-            rows.append(target(case["id"], "p50", m["p50"], p50, {"a": 1e3 * l1, "b": 1e3 * max(l1, c / ceiling)},
-                               spec["tolerance"]["p50"]) | {"x": c})
+            for metric in ("throughput", "p50"):
+                rows.append(target(case["id"], metric, m[metric], bands[c][metric], baselines(c)[metric],
+                                   spec["tolerance"][metric]) | {"x": c})
     return rows
 
 
@@ -132,6 +155,14 @@ def slope(points):
     return sum((p[0] - mx) * (p[1] - my) for p in points) / sxx
 
 
+def cms_documents(model):
+    """{N: frozen prediction} of one CMS model (files nN.json); {} where none is frozen."""
+    folder = os.path.join(OUT, "cms", model)
+    if not os.path.isdir(folder):
+        return {}
+    return {int(name[1:-5]): predictions.read(os.path.join(folder, name)) for name in os.listdir(folder)}
+
+
 def cms_targets_scored(suite, base, sonicsim):
     cms = suite["cms_miniaod"]
     tol = cms["tolerances"]
@@ -139,8 +170,7 @@ def cms_targets_scored(suite, base, sonicsim):
     rows = []
     cross_rows = cms_miniaod.read_csv(os.path.join(data, cms["cross_site_data"]))
     for model, scenario, samples, ns, level, root_finding in cms_targets(suite, base):
-        folder = os.path.join(OUT, "cms", model)
-        documents = {int(name[1:-5]): predictions.read(os.path.join(folder, name)) for name in os.listdir(folder)}
+        documents = cms_documents(model)
         analytic, capacity = analytic_rates(sonicsim, scenario, sorted(documents))
         ceiling = lambda n: min(level, capacity / n)
         spec = next((m for m in cms["models"] if m["id"] == model), None)
@@ -257,8 +287,7 @@ def write_figures(suite, base, rows, nvidia_path, cms_path):
         data = os.path.join(base, cms["data"])
         documents, labels, scatter = {}, {}, {}
         for spec in [s for s in cms["models"] + cms["cross_site"] if "samples" in s]:
-            folder = os.path.join(OUT, "cms", spec["id"])
-            documents[spec["id"]] = {int(n[1:-5]): predictions.read(os.path.join(folder, n)) for n in os.listdir(folder)}
+            documents[spec["id"]] = cms_documents(spec["id"])
             labels[spec["id"]] = spec["label"]
             if "jobs" in spec:
                 files = [cms_miniaod.read_rates(os.path.join(data, spec["jobs"], n))[0]

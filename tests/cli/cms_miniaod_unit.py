@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The arithmetic of the CMS Mini-AOD cases (analysis/validation/cms_miniaod.py), against values worked out by
-hand: the crossing interpolation, the quantiles, the two-sample KS statistic and a log's reading."""
+hand: the crossing interpolation, the bisected simulated crossing, the quantiles, the two-sample KS statistic
+and a log's reading."""
 import os
 import sys
 import tempfile
@@ -21,6 +22,37 @@ check("crossing", c.crossing([(180, 3.766), (148, 3.954), (60, 3.974)], 3.88), 1
 check("crossing at a point", c.crossing([(10, 4.0), (20, 3.0)], 4.0), 10.0)
 check("no crossing", c.crossing([(10, 4.0), (20, 3.9)], 3.8), None)
 check("crossing back up is not one", c.crossing([(10, 3.0), (20, 4.0)], 3.5), None)
+# The simulated crossing is root-found on runs, not read off a straight segment across the knee. A device
+# saturating at 100 jobs: the median is 4.0 up to N = 100 and 4.0 x 100 / N beyond (the device's capacity
+# shared), so it falls below 3.88 at N* = 400 / 3.88 = 103.09 jobs. Known points at 60 and 400 only: a straight
+# segment between them says 60 + 0.12 / 3 x 340 = 73.6; bisection needs ceil(log2(340)) = 9 runs to bracket
+# N* within 1 job (103 to 104), where the curve is nearly straight.
+
+
+class KneeRunner:
+    def __init__(self):
+        self.runs = []
+
+    def rates(self, scenario, n, sets=()):
+        self.runs.append(n)
+        return [4.0 if n <= 100 else 4.0 * 100 / n]
+
+
+knee = KneeRunner()
+x, curve = c.simulated_crossing(knee, "scenario", {60: 4.0, 400: 1.0}, 3.88)
+check("bisected crossing within 1 job of N* = 400 / 3.88", x, 400 / 3.88, 1.0)
+if c.bracket(curve, 3.88) != (103, 104):
+    failures.append(f"bisection: the crossing is bracketed by {c.bracket(curve, 3.88)}, expected (103, 104)")
+if len(knee.runs) > 9 or len(set(knee.runs)) != len(knee.runs):
+    failures.append(f"bisection: {len(knee.runs)} runs {knee.runs}, expected at most 9, none twice")
+# Above the level at both known N: N grows by 1.25 until it brackets (400 -> 500 -> 625 with the capacity at
+# 600: 3.84 < 3.88 at 625, N* = 2400 / 3.88 = 618.6), then bisects.
+far = KneeRunner()
+far.rates = lambda scenario, n, sets=(): far.runs.append(n) or [4.0 if n <= 600 else 2400 / n]
+x, curve = c.simulated_crossing(far, "scenario", {60: 4.0, 400: 4.0}, 3.88)
+check("outwards, then bisected", x, 2400 / 3.88, 1.0)
+if c.bracket(curve, 3.88) != (618, 619):
+    failures.append(f"outwards then bisection: bracketed by {c.bracket(curve, 3.88)}, expected (618, 619)")
 # numpy's linear quantile of 1..5: p10 = 1 + 0.4 x 1, p90 = 4 + 0.6 x 1.
 check("p10", c.quantile([5, 1, 3, 2, 4], 0.1), 1.4)
 check("p90", c.quantile([5, 1, 3, 2, 4], 0.9), 4.6)
