@@ -1,6 +1,7 @@
 #include "cli/unknowns/run_unknowns.hpp"
 
 #include <iostream>
+#include <optional>
 
 #include <boost/program_options/errors.hpp>
 
@@ -106,6 +107,9 @@ int run_with_unknowns(const std::string& path, const Overrides& overrides, const
   const bool perf = nominal.perf_analyzer.has_value();
   if (!perf && !options.perf_csv.empty())
     throw boost::program_options::error("--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");
+  // Opened before the design runs: an unwritable path fails at once, not after minutes of runs.
+  std::optional<OutputFile> bands;
+  if (!options.bands.empty()) bands.emplace(options.bands);
 
   const UnknownsSummary report =
       perf ? run_design(unknowns, options.design, perf_outputs(nominal),
@@ -116,7 +120,10 @@ int run_with_unknowns(const std::string& path, const Overrides& overrides, const
                           return perf_points(path, overrides, variants, options.parallel);
                         })
            : grid_design(path, overrides, unknowns, options.design, options.parallel, options.quiet);
-  if (!options.bands.empty()) write_file(options.bands, unknowns_to_json(report).dump(2) + "\n");
+  if (bands) {
+    bands->write(unknowns_to_json(report).dump(2) + "\n");
+    bands->close();
+  }
 
   if (!options.quiet) std::cout << "the nominal run (every range at its median, every choice at its first):\n";
   int code = 0;

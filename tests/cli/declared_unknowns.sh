@@ -29,6 +29,10 @@ if [ $rc -eq 0 ] && [[ "$out" == *"declared unknowns (1), over 8 runs"* ]] &&
    [[ "$out" == *"/models/emtrkmichelid/kernel_latency/intercept: between 500us and 900us (a T4 of either clock)"* ]] &&
    [[ "$out" == *"the nominal run (every range at its median"* ]]; then pass
 else fail "run over the declared intercept: exit $rc: $out"; fi
+# An unwritable --bands file fails before any run of the design: at once, no run said, exit 1.
+out=$("$sonicsim" run "$work/md1.json" --samples 8 -j 2 --bands "$work/bands.json/x.json" 2>&1); rc=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"bands.json/x.json"* ]] && [[ "$out" != *"runs over the declared unknowns"* ]]; then pass
+else fail "unwritable --bands: exit $rc: $out"; fi
 if msg=$(python3 - "$work/bands.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
