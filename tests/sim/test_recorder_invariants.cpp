@@ -66,7 +66,8 @@ TEST_CASE("INV-12: a batch system's job submitted before the jobs ahead of it") 
   d["workload"].erase("start");
   d["workload"]["jobs"] = 2;
   d["workload"]["submit"] = {{"pattern", "all_at_once"}};
-  CHECK(starts_with(violation_after(d, [](sim::Recorder& recorder) { recorder.job_ledger().submitted(1, 0); }), "INV-12 ("));
+  CHECK(starts_with(violation_after(d, [](sim::Recorder& recorder) { recorder.job_ledger().submitted(1, 0); }),
+                    "INV-12 ("));
   CHECK(violation_after(d, [](sim::Recorder& recorder) {
           recorder.job_ledger().submitted(0, 0);
           recorder.job_ledger().submitted(1, 0);
