@@ -44,79 +44,8 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
   // A batch system's jobs and a static farm's jobs with threads name their node in jobs.csv.
   if (results_.batch_system || results_.threaded)
     for (const WorkerNode& w : platform.workers) results_.worker_names.push_back(w.host->get_name());
-  if (!results_.batch_system) {  // a static farm: every job has its record from the start, queued until it begins
-    const auto jobs = static_cast<std::size_t>(std::max(0, scenario.workload.jobs));
-    job_record_.resize(jobs);
-    for (std::size_t j = 0; j < jobs; ++j) {
-      job_record_[j] = j;
-      new_job_record(static_cast<int>(j), 0);
-    }
-  }
-}
-
-JobRecord& Recorder::new_job_record(int job, double submit_s) {
-  if (results_.threaded) threads_busy_.emplace_back();
-  JobRecord& record = results_.jobs.emplace_back();
-  record.job = job;
-  record.submit_s = submit_s;
-  record.threads = scenario_.workload.threads;
-  return record;
-}
-
-void Recorder::job_submitted(int job, double now) {
-  const auto j = static_cast<std::size_t>(job);
-  const bool resubmission = j < job_record_.size();
-  if (!resubmission && j != job_record_.size() && invariant_violation_.empty())
-    invariant_violation_ =
-        invariant_broken(Invariant::JobsSubmittedInOrder, "job " + std::to_string(job) + " was submitted out of order");
-  const int attempt = resubmission ? results_.jobs[job_record_[j]].attempt + 1 : 1;
-  if (!resubmission) job_record_.resize(j + 1);  // one more, or (out of order, INV-12) enough to hold it
-  job_record_[j] = results_.jobs.size();
-  new_job_record(job, now).attempt = attempt;
-  ++jobs_queued_;
-}
-
-void Recorder::job_placed(int job, int node) { results_.jobs[job_record_[static_cast<std::size_t>(job)]].node = node; }
-
-void Recorder::job_started(int job, int node, double now) {
-  JobRecord& record = results_.jobs[job_record_[static_cast<std::size_t>(job)]];
-  record.start_s = now;
-  record.node = node;
-  record.outcome = JobOutcome::Running;
-  --jobs_queued_;
-}
-
-void Recorder::job_ended(int job, double now, bool failed, bool resubmitted) {
-  const std::size_t index = job_record_[static_cast<std::size_t>(job)];
-  if (results_.threaded) stop_busy_threads(index, now);
-  JobRecord& record = results_.jobs[index];
-  record.end_s = now;
-  record.outcome = !failed ? JobOutcome::Done : resubmitted ? JobOutcome::Resubmitted : JobOutcome::Failed;
-}
-
-void Recorder::job_failed(double start_s, double now, int events, int cores) {
-  ++results_.jobs_failed;
-  results_.events_lost += events;
-  results_.cpu_lost_s += (now - start_s) * cores;
-}
-
-void Recorder::thread_busy(int job, bool busy) {
-  const std::size_t index = job_record_[static_cast<std::size_t>(job)];
-  count_busy_threads(index, sg4::Engine::get_clock());
-  threads_busy_[index].busy += busy ? 1 : -1;
-}
-
-// The busy thread-seconds of a job run since the last count.
-void Recorder::count_busy_threads(std::size_t record, double now) {
-  ThreadsBusy& b = threads_busy_[record];
-  results_.jobs[record].busy_thread_s += b.busy * (now - b.since);
-  b.since = now;
-}
-
-// A job run ended: a failed job's streams stopped where they were, computing or not.
-void Recorder::stop_busy_threads(std::size_t record, double now) {
-  count_busy_threads(record, now);
-  threads_busy_[record].busy = 0;
+  job_ledger_ = JobLedger(results_.threaded, results_.batch_system, scenario.workload.threads,
+                          results_.batch_system ? 0 : scenario.workload.jobs, invariant_violation_);
 }
 
 void Recorder::server_failed() {
@@ -124,19 +53,6 @@ void Recorder::server_failed() {
     stop_at_limit("the run reached " + std::to_string(limits::kMaxServerFailures) +
                   " server failures, the most sonicsim simulates");
   ++results_.server_failures;
-}
-
-InFlightRequest* Recorder::new_request() {
-  InFlightRequest* r;
-  if (free_requests_.empty()) {
-    r = all_requests_.emplace_back(std::make_unique<InFlightRequest>()).get();
-  } else {
-    r = free_requests_.back();
-    free_requests_.pop_back();
-    *r = InFlightRequest{};
-  }
-  r->record.id = next_request_id_++;
-  return r;
 }
 
 void Recorder::stop_at_limit(const std::string& what) {
@@ -150,7 +66,7 @@ void Recorder::event_finished(const EventRecord& event) {
     stop_at_limit("the run reached " + std::to_string(limits::kMaxEvents) +
                   " events, the most sonicsim keeps in memory");
   results_.events.push_back(event);
-  if (const auto j = static_cast<std::size_t>(event.job); j < job_record_.size()) ++results_.jobs[job_record_[j]].events;
+  job_ledger_.event_done(event.job);
 }
 
 void Recorder::request_sent(const InFlightRequest& request) {
@@ -188,7 +104,7 @@ void Recorder::request_answered(InFlightRequest* request) {
     ++results_.requests_rejected;
   }
   keep_request_record(record);
-  free_requests_.push_back(request);
+  request_pool_.recycle(request);
 }
 
 void Recorder::request_abandoned(InFlightRequest* request, FailureCause cause) {
@@ -243,37 +159,6 @@ void Recorder::batch_executed(const BatchRecord& batch) {
                     "/simulation/outputs)");
     results_.batches.push_back(batch);
   }
-}
-
-void Recorder::job_began(int job, int cores) {
-  const double now = sg4::Engine::get_clock();
-  count_job_cores(now);
-  ++jobs_running_;
-  cores_running_ += cores;
-  if (const auto j = static_cast<std::size_t>(job); !results_.batch_system && j < job_record_.size()) {
-    JobRecord& record = results_.jobs[job_record_[j]];
-    record.submit_s = record.start_s = now;
-    record.outcome = JobOutcome::Running;
-  }
-}
-
-void Recorder::job_finished(int job, bool failed, int cores) {
-  const double now = sg4::Engine::get_clock();
-  count_job_cores(now);
-  --jobs_running_;
-  cores_running_ -= cores;
-  if (const auto j = static_cast<std::size_t>(job); !results_.batch_system && j < job_record_.size()) {
-    JobRecord& record = results_.jobs[job_record_[j]];
-    record.end_s = now;
-    record.outcome = failed ? JobOutcome::Failed : JobOutcome::Done;
-    if (results_.threaded) stop_busy_threads(job_record_[j], now);
-  }
-}
-
-// The cores the running jobs held since the last count.
-void Recorder::count_job_cores(double now) {
-  results_.job_core_seconds += static_cast<double>(cores_running_) * (now - jobs_counted_to_s_);
-  jobs_counted_to_s_ = now;
 }
 
 double Recorder::gpu_busy_s(int server, int gpu, double now) const {
@@ -332,8 +217,7 @@ void Recorder::transferred(const sg4::Host* from, const sg4::Host* to, double by
 
 SimulationResults Recorder::finish(double end_s) {
   results_.end_s = end_s;
-  count_job_cores(end_s);
-  for (std::size_t record = 0; record < threads_busy_.size(); ++record) count_busy_threads(record, end_s);
+  job_ledger_.finish(end_s, results_);
   results_.requests_in_flight_at_end = requests_in_flight();
   results_.events_incomplete = events_started_ - events_failed_ - static_cast<std::int64_t>(results_.events.size());
   for (std::size_t server = 0; server < gpu_state_.size(); ++server) {

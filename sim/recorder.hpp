@@ -1,8 +1,7 @@
 #pragma once
 // Collects what happens during a run: events, requests, batches, GPU busy time and the bytes that
-// cross each link. Requests live in a pool and are recycled once answered.
+// cross each link. It owns the run's request pool (request_pool.hpp) and job ledger (job_ledger.hpp).
 #include <map>
-#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -15,14 +14,18 @@
 #include "analysis/records.hpp"
 #include "analysis/stats/time_bins.hpp"
 #include "models/scenario/scenario.hpp"
+#include "sim/job_ledger.hpp"
 #include "sim/platform.hpp"
 #include "sim/request.hpp"
+#include "sim/request_pool.hpp"
 
 namespace sonicsim::sim {
 
 class Recorder {
  public:
   Recorder(const Scenario& scenario, const FarmPlatform& platform);
+  Recorder(const Recorder&) = delete;  // its job ledger points at its invariant_violation_
+  Recorder& operator=(const Recorder&) = delete;
 
   // From now on each answered request's record and each batch's go to `sink` as they are made,
   // instead of being kept (a perf_analyzer level streams them to its files: bounded memory).
@@ -30,31 +33,22 @@ class Recorder {
   // The names the records refer to by index (servers, models, modules).
   RecordedNames recorded_names() const { return {results_.server_names, results_.model_names, results_.module_names}; }
 
-  InFlightRequest* new_request();
+  // Where requests are made and, once nothing refers to them, recycled.
+  RequestPool& request_pool() { return request_pool_; }
+  // Every job run: batch-system slots, process runs, cores held, resubmissions.
+  JobLedger& job_ledger() { return job_ledger_; }
+  const JobLedger& job_ledger() const { return job_ledger_; }
+
   void request_sent(const InFlightRequest& request);
   // The proxy sent the request on to its server.
   void request_forwarded(const InFlightRequest& request);
   // The response (or rejection, or failure) reached the client; the request object is recycled.
   void request_answered(InFlightRequest* request);
   // The client stopped waiting for the request (`cause`: its deadline passed, or its job ended): it
-  // counts as failed now; the object is recycled when its answer arrives (recycle()).
+  // counts as failed now; the object is recycled when its answer arrives (RequestPool::recycle()).
   void request_abandoned(InFlightRequest* request, FailureCause cause);
-  void recycle(InFlightRequest* request) { free_requests_.push_back(request); }
   void request_retried() { ++results_.requests_retried; }
   void request_failed_over() { ++results_.requests_failed_over; }
-
-  // Jobs of a batch-system workload, submitted in job order; a resubmission is a new run of the job.
-  void job_submitted(int job, double now);
-  // A job with threads of a static farm runs on worker `node` (its record names it in jobs.csv).
-  void job_placed(int job, int node);
-  void job_started(int job, int node, double now);
-  // `failed`: the run ended by a failure; `resubmitted`: and the job is submitted again.
-  void job_ended(int job, double now, bool failed, bool resubmitted);
-  // A job run (static farm or batch system) holding `cores` that started at `start_s` failed now,
-  // after `events` events.
-  void job_failed(double start_s, double now, int events, int cores = 1);
-  // A thread of job `job` (with threads) starts or stops computing.
-  void thread_busy(int job, bool busy);
 
   void event_started() { ++events_started_; }
   void event_finished(const EventRecord& event);
@@ -75,14 +69,6 @@ class Recorder {
   }
   void event_gated() { ++results_.events_on_gate_fallback; }  // an event of a job the gate refused
 
-  // A job began or finished running its events (static farm and batch system), holding `cores` of
-  // its node; in a static farm these make its JobRecord (a batch system's comes from job_submitted,
-  // job_started and job_ended).
-  void job_began(int job, int cores = 1);
-  void job_finished(int job, bool failed, int cores = 1);
-  // Jobs running now (static farm and batch system) and waiting in the batch system's queue.
-  std::int64_t jobs_running() const { return jobs_running_; }
-  std::int64_t jobs_queued() const { return jobs_queued_; }
   std::int64_t jobs_gated() const { return results_.jobs_gated; }
   void timeseries_row(const TimeseriesRow& row);
 
@@ -125,10 +111,6 @@ class Recorder {
     bool to_server;
     auto operator<=>(const LinkKey&) const = default;
   };
-  struct ThreadsBusy {  // a job run's threads computing now, since when
-    int busy = 0;
-    double since = 0;
-  };
   struct GpuState {
     int active = 0;  // kernels running now
     double busy_since = 0;
@@ -138,27 +120,17 @@ class Recorder {
   // Called from an actor: stops the run, which then ends as if every actor had finished.
   void stop_at_limit(const std::string& what);
   void count_failure(FailureCause cause);
-  void count_job_cores(double now);
-  void count_busy_threads(std::size_t record, double now);
-  void stop_busy_threads(std::size_t record, double now);
-  JobRecord& new_job_record(int job, double submit_s);
   void keep_request_record(const RequestRecord& record);
 
   const Scenario& scenario_;
   const FarmPlatform& platform_;
   SimulationResults results_;
   TimeBins busy_bins_;  // device busy time over the run, for the steady-state utilisation interval
-  std::int64_t next_request_id_ = 0;
   std::int64_t next_batch_id_ = 0;
   std::int64_t events_started_ = 0;
   std::int64_t events_failed_ = 0;
-  std::int64_t jobs_running_ = 0, jobs_queued_ = 0;
-  std::int64_t cores_running_ = 0;  // held by the running jobs
-  double jobs_counted_to_s_ = 0;  // job_core_seconds integrated up to here
-  std::vector<std::size_t> job_record_;  // job -> its current run in results_.jobs
-  std::vector<ThreadsBusy> threads_busy_;  // jobs with threads: per record of results_.jobs
-  std::vector<std::unique_ptr<InFlightRequest>> all_requests_;  // owns every request ever allocated
-  std::vector<InFlightRequest*> free_requests_;
+  RequestPool request_pool_;
+  JobLedger job_ledger_;
   std::vector<std::vector<GpuState>> gpu_state_;  // [server][gpu]
   std::vector<std::vector<int>> triton_index_;  // [server][model] -> results_.triton, -1 if not served
   std::map<LinkKey, int> link_index_;

@@ -59,8 +59,8 @@ void record_timeseries_row(const Scenario& scenario, const sim::Prometheus& prom
   row.requests_per_s = prometheus.requests_per_s(window_s);
   row.queue_ms = prometheus.queue_ms_per_request(window_s);
   row.gpu_utilization = prometheus.gpu_utilization(window_s);
-  row.jobs_running = recorder.jobs_running();
-  row.jobs_queued = recorder.jobs_queued();
+  row.jobs_running = recorder.job_ledger().running();
+  row.jobs_queued = recorder.job_ledger().queued();
   row.jobs_gated = recorder.jobs_gated();
   recorder.timeseries_row(row);
 }
@@ -116,7 +116,7 @@ double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim
     // Waves fill and empty the farm within each cycle: their cycles say when the load repeats.
     // Other loads are checked from the last submission until they drain.
     if ((waves ? until > cycle->repeats_from_s : until >= load_from_s) && !stop.drained) {
-      const std::int64_t running = recorder.jobs_running();
+      const std::int64_t running = recorder.job_ledger().running();
       if (!running_at_load) running_at_load = running;
       stop.drained = !waves && static_cast<double>(running) < (1 - kDrainTolerance) * static_cast<double>(*running_at_load);
       const double start_s = estimate_start_s(scenario.workload.warmup_s, stop);
@@ -189,7 +189,7 @@ SimulationResults simulate(const Scenario& scenario, const ProgressObserver& obs
       sg4::Host* host = farm.workers[placement[j]].host;
       const PlannedJob& job = jobs[static_cast<std::size_t>(j)];
       if (scenario.workload.threaded) {
-        recorder.job_placed(j, placement[j]);
+        recorder.job_ledger().placed(j, placement[j]);
         sg4::Actor::create("job-" + std::to_string(j), host, sim::ThreadedJob(j, host, job.submit_s, job.events, context));
       } else {
         sg4::Actor::create("job-" + std::to_string(j), host, sim::GridJob(j, host, job.submit_s, job.events, context));

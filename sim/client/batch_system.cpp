@@ -36,7 +36,7 @@ void BatchSystem::submit_all() {
   for (std::size_t j = 0; j < jobs_.size(); ++j) {
     sg4::this_actor::sleep_until(jobs_[j].submit_s);
     const int job = static_cast<int>(j);
-    context_.recorder.job_submitted(job, sg4::Engine::get_clock());
+    context_.recorder.job_ledger().submitted(job, sg4::Engine::get_clock());
     if (const auto slot = queue_.submit(job)) start_job(job, *slot);
   }
 }
@@ -45,7 +45,7 @@ void BatchSystem::start_job(int job, int slot) {
   const int node = slot_node_[static_cast<std::size_t>(slot)];
   sg4::Host* host = farm_.workers[static_cast<std::size_t>(node)].host;
   const double now = sg4::Engine::get_clock();
-  context_.recorder.job_started(job, node, now);
+  context_.recorder.job_ledger().slot_granted(job, node, now);
   const std::optional<int> events = jobs_[static_cast<std::size_t>(job)].events;
   const int runs = runs_[static_cast<std::size_t>(job)];
   if (context_.scenario.workload.threaded) {
@@ -69,11 +69,11 @@ void BatchSystem::job_ended(int job, int slot, bool failed) {
   const double now = sg4::Engine::get_clock();
   int& runs = runs_[static_cast<std::size_t>(job)];
   const bool resubmit = failed && runs < context_.scenario.workload.resubmit;
-  context_.recorder.job_ended(job, now, failed, resubmit);
+  context_.recorder.job_ledger().slot_released(job, now, failed, resubmit);
   if (const auto next = queue_.release(slot)) start_job(*next, slot);
   if (!resubmit) return;
   ++runs;
-  context_.recorder.job_submitted(job, now);
+  context_.recorder.job_ledger().submitted(job, now);
   if (const auto free = queue_.submit(job)) start_job(job, *free);
 }
 

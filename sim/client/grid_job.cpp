@@ -11,20 +11,20 @@ void GridJob::operator()() {
   const Workload& w = context_.scenario.workload;
   gated_ = refused_at_start(context_);
   on_cpu_.assign(w.modules.size(), gated_);
-  context_.recorder.job_began(index_);
+  context_.recorder.job_ledger().run_began(index_);
   int done = 0;
   for (int event = 0;; ++event) {
     if (events_ && event >= *events_) break;
     if (w.duration_s && sg4::Engine::get_clock() >= *w.duration_s) break;
     if (!stream_.run_event(event, on_cpu_)) {
       failed_ = true;
-      context_.recorder.job_failed(start_s_, sg4::Engine::get_clock(), done);
+      context_.recorder.job_ledger().run_failed(start_s_, sg4::Engine::get_clock(), done);
       break;
     }
     ++done;
     if (gated_) context_.recorder.event_gated();
   }
-  context_.recorder.job_finished(index_, failed_);
+  context_.recorder.job_ledger().run_finished(index_, failed_);
   stream_.end_of_job();
 }
 

@@ -25,7 +25,7 @@ class JobThreads {
   }
   void release() { free_->release(); }
   // A thread of the job starts or stops computing: the job's busy thread time (CPU efficiency).
-  void computing(bool busy) { recorder_.thread_busy(job_, busy); }
+  void computing(bool busy) { recorder_.job_ledger().thread_busy(job_, busy); }
 
  private:
   simgrid::s4u::SemaphorePtr free_;

@@ -117,7 +117,7 @@ void PerfClients::one_request(int client, Rng* rng) {
   if (const double send = draw(load_.client_send, rng); send > 0) sg4::this_actor::sleep_for(send);
   const double sent = sg4::Engine::get_clock();
 
-  InFlightRequest* r = recorder_.new_request();
+  InFlightRequest* r = recorder_.request_pool().new_request();
   RequestRecord& rec = r->record;
   rec.job = client;
   rec.event = next_request_++;

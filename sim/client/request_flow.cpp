@@ -36,7 +36,7 @@ bool RequestFlow::run_module(const InferenceModule& module, int module_index, in
 void RequestFlow::send(std::int64_t part, int tries, bool failed_over, int server) {
   const InferenceModule& module = *current_.module;
   const ModelSpec& model = context_.scenario.models[module.model];
-  InFlightRequest* r = context_.recorder.new_request();
+  InFlightRequest* r = context_.recorder.request_pool().new_request();
   RequestRecord& rec = r->record;
   rec.job = job_;
   rec.event = current_.event;
@@ -300,7 +300,7 @@ void RequestFlow::forget(InFlightRequest* r) {
 // to its server was counted active there by the balancer.
 void RequestFlow::drop(InFlightRequest* r, bool on_way_to_server) {
   if (on_way_to_server) context_.balancer.answered(r->record.server);
-  context_.recorder.recycle(r);
+  context_.recorder.request_pool().recycle(r);
 }
 
 // The request has reached its server (delivered even if abandoned meanwhile, as a SimGrid upload is).

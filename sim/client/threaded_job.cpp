@@ -53,7 +53,7 @@ void ThreadedJob::operator()() {
   const Workload& w = job.context.scenario.workload;
   job.gated = refused_at_start(job.context);
   job.on_cpu.assign(w.modules.size(), job.gated);
-  job.context.recorder.job_began(job.index, w.threads);
+  job.context.recorder.job_ledger().run_began(job.index, w.threads);
   job.running.assign(static_cast<std::size_t>(w.streams), true);
   job.in_event.assign(static_cast<std::size_t>(w.streams), false);
   std::string name = "job-" + std::to_string(job.index);
@@ -68,7 +68,7 @@ void ThreadedJob::operator()() {
     job.actors.push_back(actors.back().get());
   }
   for (const sg4::ActorPtr& actor : actors) actor->join();
-  job.context.recorder.job_finished(job.index, job.failed, w.threads);
+  job.context.recorder.job_ledger().run_finished(job.index, job.failed, w.threads);
   for (const auto& stream : job.streams) stream->end_of_job();
 }
 
@@ -116,7 +116,7 @@ void ThreadedJob::stop_streams(State& job) {
     job.streams[s]->cancel_requests();
     job.streams[s]->end_of_job();
   }
-  job.context.recorder.job_failed(job.start_s, sg4::Engine::get_clock(), job.done, job.context.scenario.workload.threads);
+  job.context.recorder.job_ledger().run_failed(job.start_s, sg4::Engine::get_clock(), job.done, job.context.scenario.workload.threads);
 }
 
 }  // namespace sonicsim::sim

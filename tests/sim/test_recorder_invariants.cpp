@@ -36,14 +36,14 @@ bool starts_with(const std::string& text, const std::string& prefix) { return te
 
 TEST_CASE("INV-11: a request answered twice") {
   const auto answer_twice = [](sim::Recorder& recorder) {
-    sim::InFlightRequest* r = recorder.new_request();
+    sim::InFlightRequest* r = recorder.request_pool().new_request();
     r->record.status = RequestStatus::Rejected;
     recorder.request_answered(r);
     recorder.request_answered(r);
   };
   CHECK(starts_with(violation_after(test::base_scenario(), answer_twice), "INV-11 ("));
   const auto answer_once = [](sim::Recorder& recorder) {
-    sim::InFlightRequest* r = recorder.new_request();
+    sim::InFlightRequest* r = recorder.request_pool().new_request();
     r->record.status = RequestStatus::Rejected;
     recorder.request_answered(r);
   };
@@ -53,7 +53,7 @@ TEST_CASE("INV-11: a request answered twice") {
 TEST_CASE("INV-9: a request that failed without a cause") {
   CHECK(starts_with(violation_after(test::base_scenario(),
                                     [](sim::Recorder& recorder) {
-                                      sim::InFlightRequest* r = recorder.new_request();
+                                      sim::InFlightRequest* r = recorder.request_pool().new_request();
                                       r->record.status = RequestStatus::Failed;
                                       recorder.request_answered(r);
                                     }),
@@ -66,11 +66,12 @@ TEST_CASE("INV-12: a batch system's job submitted before the jobs ahead of it") 
   d["workload"].erase("start");
   d["workload"]["jobs"] = 2;
   d["workload"]["submit"] = {{"pattern", "all_at_once"}};
-  CHECK(starts_with(violation_after(d, [](sim::Recorder& recorder) { recorder.job_submitted(1, 0); }), "INV-12 ("));
+  CHECK(starts_with(violation_after(d, [](sim::Recorder& recorder) { recorder.job_ledger().submitted(1, 0); }),
+                    "INV-12 ("));
   CHECK(violation_after(d, [](sim::Recorder& recorder) {
-          recorder.job_submitted(0, 0);
-          recorder.job_submitted(1, 0);
-          recorder.job_submitted(0, 1);  // job 0 again: a resubmission
+          recorder.job_ledger().submitted(0, 0);
+          recorder.job_ledger().submitted(1, 0);
+          recorder.job_ledger().submitted(0, 1);  // job 0 again: a resubmission
         }).empty());
 }
 
