@@ -226,7 +226,7 @@ void Recorder::keep_request_record(const RequestRecord& record) {
 }
 
 void Recorder::batch_executed(const BatchRecord& batch) {
-  const int max_units = std::max(1, scenario_.models[static_cast<std::size_t>(batch.model)].max_batch_size);
+  const int max_units = std::max(1, scenario_.models[static_cast<std::size_t>(batch.model)].triton.max_batch_size);
   if (batch.units > max_units && invariant_violation_.empty())
     invariant_violation_ = invariant_broken(Invariant::BatchWithinMaxSize,
                                             "batch " + std::to_string(batch.id) + " of model \"" +
