@@ -36,7 +36,7 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
   results_.gated = scenario.platform.proxy && scenario.platform.proxy->gate;
   if (results_.gated) results_.gate_threshold_ms = scenario.platform.proxy->gate->threshold_ms;
   results_.connection_limited = scenario.platform.proxy && scenario.platform.proxy->connection_limit;
-  results_.threaded = scenario.workload.threaded;
+  results_.threaded = scenario.workload.threaded();
   results_.threads = scenario.workload.threads;
   results_.streams = scenario.workload.streams;
   results_.batch_system = scenario.workload.submit.has_value();

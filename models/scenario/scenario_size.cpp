@@ -151,7 +151,7 @@ std::int64_t actors_besides_the_load(const Scenario& s) {
   std::int64_t actors = s.perf_analyzer ? 2 : 0;  // perf_analyzer's measurement and its generator or none
   if (!s.perf_analyzer) {
     // A job of several streams has one actor per stream and one that starts and ends them.
-    std::int64_t per_job = s.workload.threaded ? 1 + s.workload.streams : 1;
+    std::int64_t per_job = s.workload.threaded() ? 1 + s.workload.streams : 1;
     // A module graph: per stream, a worker per thread and an actor per ExternalWork call in flight
     // (sim/client/event_graph.hpp).
     if (s.workload.graph) {
