@@ -26,7 +26,7 @@ int cpu_instances(const Scenario& scenario, const ServerGroup& group) {
   int count = 0;
   for (const std::string& name : group.models) {
     const ModelSpec& model = scenario.models[scenario.model_index(name)];
-    for (const triton::InstanceGroup& g : model.instance_groups)
+    for (const triton::InstanceGroup& g : model.triton.instance_groups)
       if (!g.passive && (g.kind == triton::InstanceKind::Cpu || g.kind == triton::InstanceKind::Model)) count += g.count;
   }
   return count;

@@ -36,7 +36,7 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
   results_.gated = scenario.platform.proxy && scenario.platform.proxy->gate;
   if (results_.gated) results_.gate_threshold_ms = scenario.platform.proxy->gate->threshold_ms;
   results_.connection_limited = scenario.platform.proxy && scenario.platform.proxy->connection_limit;
-  results_.threaded = scenario.workload.threaded;
+  results_.threaded = scenario.workload.threaded();
   results_.threads = scenario.workload.threads;
   results_.streams = scenario.workload.streams;
   results_.batch_system = scenario.workload.submit.has_value();
@@ -142,7 +142,7 @@ void Recorder::keep_request_record(const RequestRecord& record) {
 }
 
 void Recorder::batch_executed(const BatchRecord& batch) {
-  const int max_units = std::max(1, scenario_.models[static_cast<std::size_t>(batch.model)].max_batch_size);
+  const int max_units = std::max(1, scenario_.models[static_cast<std::size_t>(batch.model)].triton.max_batch_size);
   if (batch.units > max_units && invariant_violation_.empty())
     invariant_violation_ = invariant_broken(Invariant::BatchWithinMaxSize,
                                             "batch " + std::to_string(batch.id) + " of model \"" +

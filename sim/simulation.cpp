@@ -185,10 +185,11 @@ SimulationResults simulate(const Scenario& scenario, const ProgressObserver& obs
     batch_system->start();
   } else {
     const std::vector<int> placement = sim::place_jobs(scenario, farm);
+    const bool threaded = scenario.workload.threaded();
     for (int j = 0; j < scenario.workload.jobs; ++j) {
       sg4::Host* host = farm.workers[placement[j]].host;
       const PlannedJob& job = jobs[static_cast<std::size_t>(j)];
-      if (scenario.workload.threaded) {
+      if (threaded) {
         recorder.job_ledger().placed(j, placement[j]);
         sg4::Actor::create("job-" + std::to_string(j), host, sim::ThreadedJob(j, host, job.submit_s, job.events, context));
       } else {

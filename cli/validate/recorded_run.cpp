@@ -171,7 +171,7 @@ SimulatedSide read_recorded_run(const std::string& dir, const Scenario& scenario
     side.events = read_events(required_file(dir, "events.csv", "event logs and condor_history need", written_with("events")),
                               summary.at("warmup_s").number_at_least(0));
   if (needs.jobs) {
-    const bool written = scenario.workload.submit || scenario.workload.threaded;
+    const bool written = scenario.workload.submit || scenario.workload.threaded();
     side.job_throughputs = read_job_throughputs(required_file(
         dir, "jobs.csv", "per-job throughput logs need",
         written ? written_with("jobs") : "sonicsim run writes only for batch-system and threaded workloads"));

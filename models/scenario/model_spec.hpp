@@ -23,10 +23,11 @@ struct ModelSpec {
   double output_bytes_per_element = 0;
   TensorLayout layout = TensorLayout::Fixed;
   std::optional<TensorBytes> shapes;  // from the model's input/output tensors, where given
-  int max_batch_size = 0;
-  int instances_per_gpu = 1;  // used when instance_groups is empty: this many on every GPU
-  std::vector<triton::InstanceGroup> instance_groups;
-  std::optional<triton::DynamicBatchingConfig> dynamic_batching;  // absent: Triton's default scheduler
+  // The model's Triton configuration, normalised as Triton does (NormalizeModelConfig): the one copy
+  // of its max_batch_size, scheduler (dynamic_batching absent: the default scheduler) and instance
+  // groups. Its instance_groups are empty where the scenario gave none: instances_per_gpu places them.
+  triton::ModelConfig triton;
+  int instances_per_gpu = 1;  // used when triton.instance_groups is empty: this many on every GPU
   triton::BatcherWakeup batcher_wakeup = triton::BatcherWakeup::Idealised;
   triton::BatcherPayloads batcher_payloads = triton::BatcherPayloads::Grow;
   std::string triton_config_path;  // the config.pbtxt these settings came from, if any

@@ -37,9 +37,9 @@ void check_served_models(const JsonNode& root, const Scenario& s) {
       if (active_instances(model, group) == 0)
         node.fail("model \"" + name + "\" has no instance that takes work on server group \"" + group.name +
                   "\" (every instance group is passive): its requests could never be served");
-      const int max_units = std::max(1, model.max_batch_size);
+      const int max_units = std::max(1, model.triton.max_batch_size);
       std::vector<std::string> types{group.gpu_type};
-      for (const triton::InstanceGroup& g : model.instance_groups)
+      for (const triton::InstanceGroup& g : model.triton.instance_groups)
         if (runs_on_cpu(g) && !g.passive) types.emplace_back("cpu");
       for (const std::string& type : types) {
         const auto [seconds, batch] = smallest_latency(model.latency_for(type), max_units);
@@ -119,9 +119,9 @@ void check_perf_load(const JsonNode& root, const Scenario& s) {
 }  // namespace
 
 std::int64_t active_instances(const ModelSpec& model, const ServerGroup& group) {
-  if (model.instance_groups.empty()) return static_cast<std::int64_t>(group.gpus_per_server) * model.instances_per_gpu;
+  if (model.triton.instance_groups.empty()) return static_cast<std::int64_t>(group.gpus_per_server) * model.instances_per_gpu;
   std::int64_t instances = 0;
-  for (const triton::InstanceGroup& g : model.instance_groups) {
+  for (const triton::InstanceGroup& g : model.triton.instance_groups) {
     if (g.passive) continue;
     const std::int64_t devices = runs_on_cpu(g) ? 1 : g.gpus.empty() ? group.gpus_per_server : static_cast<std::int64_t>(g.gpus.size());
     instances += devices * g.count;
@@ -151,7 +151,7 @@ std::int64_t actors_besides_the_load(const Scenario& s) {
   std::int64_t actors = s.perf_analyzer ? 2 : 0;  // perf_analyzer's measurement and its generator or none
   if (!s.perf_analyzer) {
     // A job of several streams has one actor per stream and one that starts and ends them.
-    std::int64_t per_job = s.workload.threaded ? 1 + s.workload.streams : 1;
+    std::int64_t per_job = s.workload.threaded() ? 1 + s.workload.streams : 1;
     // A module graph: per stream, a worker per thread and an actor per ExternalWork call in flight
     // (sim/client/event_graph.hpp).
     if (s.workload.graph) {

@@ -88,11 +88,20 @@ struct Workload : JobsSpec {
   // node and has `streams` events in flight at once, one per stream, on a pool of its threads.
   int threads = 1;
   int streams = 1;
-  // The scenario gives threads or streams, a module external_work, or a module graph: jobs run
-  // their streams on their threads (sim/client/threaded_job), and the outputs say so. Otherwise a job is one thread
-  // running one event at a time, as it was before either existed.
-  bool threaded = false;
+  bool threads_or_streams_given = false;  // by /workload itself (a report's job's: modules_report)
   std::optional<ModulesReport> modules_report;
+
+  // Whether jobs run their streams on their threads (sim/client/threaded_job), which the outputs
+  // say: where the scenario gives threads or streams (here or with a FastTimerService report), a
+  // module external_work, or a module graph (whose modules run on the job's threads: one, unless
+  // given). Otherwise a job is one thread running one event at a time, as it was before either existed.
+  bool threaded() const {
+    if (threads_or_streams_given || graph) return true;
+    if (modules_report && (modules_report->threads || modules_report->streams)) return true;
+    for (const Module& m : modules)
+      if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->external_work) return true;
+    return false;
+  }
 };
 
 }  // namespace sonicsim

@@ -48,7 +48,7 @@ void BatchSystem::start_job(int job, int slot) {
   context_.recorder.job_ledger().slot_granted(job, node, now);
   const std::optional<int> events = jobs_[static_cast<std::size_t>(job)].events;
   const int runs = runs_[static_cast<std::size_t>(job)];
-  if (context_.scenario.workload.threaded) {
+  if (context_.scenario.workload.threaded()) {
     sg4::Actor::create("job-" + std::to_string(job), host,
                        [this, job, slot, run = ThreadedJob(job, host, now, events, context_, runs)]() mutable {
                          run();

@@ -118,7 +118,7 @@ EventStream::ModuleOutcome EventStream::run_module(std::size_t m, int event, std
 }
 
 // The event's modules as they become ready (EventGraph), on the job's threads (a graph makes the
-// workload threaded, workload_reader.cpp): the stream holds the one it read the event on at the
+// workload threaded: Workload::threaded()): the stream holds the one it read the event on at the
 // start and at the end of the event.
 bool EventStream::run_graph_event(int event, std::vector<bool>& on_cpu) {
   context_.recorder.event_started();

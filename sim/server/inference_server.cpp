@@ -34,11 +34,11 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
                           scenario.simulation.seed);
     };
     // Triton's order: a group's `count` instances on its first GPU, then on the next, ...
-    if (spec.instance_groups.empty()) {
+    if (spec.triton.instance_groups.empty()) {
       for (int gpu = 0; gpu < group.gpus_per_server; ++gpu)
         for (int k = 0; k < spec.instances_per_gpu; ++k) add_instance(gpu);
     }
-    for (const triton::InstanceGroup& g : spec.instance_groups) {
+    for (const triton::InstanceGroup& g : spec.triton.instance_groups) {
       if (g.passive) continue;  // passive instances get no work from the scheduler
       if (g.kind == triton::InstanceKind::Cpu || g.kind == triton::InstanceKind::Model) {
         for (int k = 0; k < g.count; ++k) add_instance(-1);

@@ -142,9 +142,9 @@ class ModelQueue {
 
   const int server_;
   const int model_;
-  const int max_batch_size_;
   const bool by_elements_;  // a variable dim: the kernel's time is a function of the batch's elements
-  const bool preserve_ordering_;
+  // The model's Triton settings (ModelSpec::triton) as the scheduler takes them: the queue reads its
+  // max_batch_size and preserve_ordering here, and each start's scheduler is made from it.
   triton::SchedulerSettings settings_;
   Recorder& recorder_;
   Responder& responder_;

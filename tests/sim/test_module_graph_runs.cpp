@@ -100,7 +100,7 @@ TEST_CASE("a blocking (Sync) call holds its thread: on one thread, independent o
   const double l1 = round_trip(kKernel1), l2 = round_trip(kKernel2);
   json d = scenario(modules);
   const Scenario one = test::parse(d);
-  CHECK(one.workload.threaded);  // a graph runs on the job's threads: one, unless given
+  CHECK(one.workload.threaded());  // a graph runs on the job's threads: one, unless given
   CHECK(one.workload.threads == 1);
   CHECK(one.workload.streams == 1);
   CHECK(only_event_time(d) == doctest::Approx(l1 + l2).epsilon(kEpsilon));

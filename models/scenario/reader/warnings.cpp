@@ -10,9 +10,9 @@ void oversized_requests(const Scenario& scenario, std::vector<std::string>& out)
     const auto* inference = std::get_if<InferenceModule>(&m);
     if (!inference) continue;
     const ModelSpec& model = scenario.models[static_cast<std::size_t>(inference->model)];
-    if (model.max_batch_size > 0 && inference->items_per_request > model.max_batch_size)  // 0: no batch dimension
+    if (model.triton.max_batch_size > 0 && inference->items_per_request > model.triton.max_batch_size)  // 0: no batch dimension
       out.push_back("module \"" + inference->name + "\" sends requests of " + std::to_string(inference->items_per_request) +
-                    " items but model \"" + model.name + "\" has max_batch_size " + std::to_string(model.max_batch_size) +
+                    " items but model \"" + model.name + "\" has max_batch_size " + std::to_string(model.triton.max_batch_size) +
                     ": the server rejects them");
   }
 }

@@ -164,14 +164,14 @@ TEST_CASE("an offloaded module's request may give its own cpu_fallback") {
 TEST_CASE("the report's job's threads and streams become the jobs' own, unless the workload gives its own") {
   json d = from_report("all");
   CHECK(test::parse(d).workload.modules_report->threads == std::nullopt);
-  CHECK_FALSE(test::parse(d).workload.threaded);
+  CHECK_FALSE(test::parse(d).workload.threaded());
   d["platform"]["worker_pools"][0]["cores_per_node"] = 8;
   d["workload"]["modules_from"]["threads"] = 8;
   d["workload"]["modules_from"]["streams"] = 4;
   const Scenario s = test::parse(d);
   CHECK(s.workload.modules_report->threads == 8);
   CHECK(s.workload.modules_report->streams == 4);
-  CHECK(s.workload.threaded);
+  CHECK(s.workload.threaded());
   CHECK(s.workload.threads == 8);
   CHECK(s.workload.streams == 4);
   for (const std::string& warning : scenario_warnings(s)) CHECK(warning.find("modules_from") == std::string::npos);

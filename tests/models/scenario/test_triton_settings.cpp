@@ -84,12 +84,12 @@ TEST_CASE("scenario: triton_config gives the same model as the same settings wri
   const ModelSpec& y = b.models.at(0);
   CHECK(x.triton_config_path == data_dir + "/resnet50_onnx.pbtxt");
   CHECK(y.triton_config_path.empty());
-  CHECK(x.max_batch_size == 64);
-  CHECK(x.max_batch_size == y.max_batch_size);
-  CHECK(x.instance_groups.size() == 2);
-  CHECK(x.instance_groups == y.instance_groups);
-  CHECK(x.dynamic_batching.has_value());
-  CHECK(x.dynamic_batching == y.dynamic_batching);
+  CHECK(x.triton.max_batch_size == 64);
+  CHECK(x.triton.max_batch_size == y.triton.max_batch_size);
+  CHECK(x.triton.instance_groups.size() == 2);
+  CHECK(x.triton.instance_groups == y.triton.instance_groups);
+  CHECK(x.triton.dynamic_batching.has_value());
+  CHECK(x.triton.dynamic_batching == y.triton.dynamic_batching);
   CHECK(x.batcher_wakeup == BatcherWakeup::Idealised);
   CHECK(x.batcher_payloads == BatcherPayloads::Grow);
 }
@@ -113,19 +113,19 @@ TEST_CASE("scenario: a relative triton_config is found from the scenario's direc
 TEST_CASE("scenario: without Triton keys a model keeps the default scheduler and instances_per_gpu") {
   const Scenario s = test::parse(test::base_scenario());
   const ModelSpec& m = s.models.at(0);
-  CHECK(m.max_batch_size == 1000);
+  CHECK(m.triton.max_batch_size == 1000);
   CHECK(m.instances_per_gpu == 1);
-  CHECK(m.instance_groups.empty());
-  CHECK_FALSE(m.dynamic_batching);
+  CHECK(m.triton.instance_groups.empty());
+  CHECK_FALSE(m.triton.dynamic_batching);
   CHECK(m.triton_config_path.empty());
 
   json d = test::base_scenario();
   d["models"]["m"]["dynamic_batching"] = json::object();  // Triton's `dynamic_batching { }`
   d["models"]["m"]["instances_per_gpu"] = 3;
   const Scenario batching = test::parse(d);
-  REQUIRE(batching.models.at(0).dynamic_batching);
-  CHECK(batching.models.at(0).dynamic_batching->preferred_batch_sizes == std::vector<int>{1000});
-  CHECK(batching.models.at(0).instance_groups.empty());
+  REQUIRE(batching.models.at(0).triton.dynamic_batching);
+  CHECK(batching.models.at(0).triton.dynamic_batching->preferred_batch_sizes == std::vector<int>{1000});
+  CHECK(batching.models.at(0).triton.instance_groups.empty());
   CHECK(batching.models.at(0).instances_per_gpu == 3);
 }
 
@@ -232,7 +232,7 @@ TEST_CASE("scenario: instances on the CPU need a \"cpu\" kernel latency") {
   model["instance_group"][1]["passive"] = false;
   model["kernel_latency_by_gpu"]["cpu"] = {{"type", "affine"}, {"intercept", "5ms"}, {"per_item", "1ms"}};
   const Scenario s = test::parse(d);
-  CHECK(s.models.at(0).instance_groups.at(1) == InstanceGroup{"host", InstanceKind::Cpu, 4, {}, false});
+  CHECK(s.models.at(0).triton.instance_groups.at(1) == InstanceGroup{"host", InstanceKind::Cpu, 4, {}, false});
   CHECK(kernel_latency_s(s.models.at(0).latency_for("cpu"), 1) == doctest::Approx(0.006));
 }
 
@@ -246,7 +246,7 @@ TEST_CASE("scenario: listed GPUs must exist on every server group serving the mo
                      "1 GPU per server, ids 0 to 0)");
   d["platform"]["servers"][0]["gpus_per_server"] = 2;
   const Scenario s = test::parse(d);
-  CHECK(s.models.at(0).instance_groups.at(1) == InstanceGroup{"m_1", InstanceKind::Gpu, 1, {0, 1}, false});
+  CHECK(s.models.at(0).triton.instance_groups.at(1) == InstanceGroup{"m_1", InstanceKind::Gpu, 1, {0, 1}, false});
 
   // A config.pbtxt: the error names the file and its field path.
   const std::string path = write_pbtxt("gpus", "max_batch_size: 8\ninstance_group [ { kind: KIND_GPU gpus: [ 0, 4 ] } ]");

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "models/io/json/choice.hpp"
@@ -89,11 +90,10 @@ void read_model_triton_settings(const JsonNode& node, const Platform& platform, 
 
   const bool instances_configured = file_key || node.find("instance_group");
   triton::normalize_model_config(config, gpu_count);
-  model.max_batch_size = config.max_batch_size;
   // Without instance groups, instances_per_gpu places the instances, as before instance_group existed.
-  if (instances_configured) model.instance_groups = config.instance_groups;
-  model.dynamic_batching = config.dynamic_batching;
+  if (!instances_configured) config.instance_groups.clear();
   if (!config.inputs.empty() || !config.outputs.empty()) model.shapes = tensor_bytes(config, source);
+  model.triton = std::move(config);
 
   if (auto wakeup = node.find("batcher_wakeup")) model.batcher_wakeup = wakeup->choice(kBatcherWakeups);
   if (auto payloads = node.find("batcher_payloads")) model.batcher_payloads = payloads->choice(kBatcherPayloads);
@@ -101,7 +101,7 @@ void read_model_triton_settings(const JsonNode& node, const Platform& platform, 
 
 void check_cpu_instance_latency(const JsonNode& node, const ModelSpec& model) {
   if (model.kernel_latency || model.kernel_latency_by_gpu.count("cpu")) return;
-  for (const triton::InstanceGroup& group : model.instance_groups)
+  for (const triton::InstanceGroup& group : model.triton.instance_groups)
     if (!group.passive && (group.kind == triton::InstanceKind::Cpu || group.kind == triton::InstanceKind::Model))
       node.fail("instance group \"" + group.name + "\" has kind " + triton::kind_name(group.kind) +
                 ": its instances run on the server's CPU, so expected a \"cpu\" entry in \"kernel_latency_by_gpu\" "

@@ -121,12 +121,8 @@ void carry_job_shape(Workload& w, std::optional<int> threads, std::optional<int>
   if (threads) {
     w.threads = *threads;
     w.streams = *threads;
-    w.threaded = true;
   }
-  if (streams) {
-    w.streams = *streams;
-    w.threaded = true;
-  }
+  if (streams) w.streams = *streams;
 }
 
 }  // namespace

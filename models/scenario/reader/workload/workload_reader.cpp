@@ -101,11 +101,11 @@ void read_threads(const JsonNode& node, Workload& w) {
   if (auto threads = node.find("threads")) {
     w.threads = threads->int_in(1, limits::kMaxCoresPerNode);
     w.streams = w.threads;
-    w.threaded = true;
+    w.threads_or_streams_given = true;
   }
   if (auto streams = node.find("streams")) {
     w.streams = streams->int_in(1, limits::kMaxStreamsPerJob);
-    w.threaded = true;
+    w.threads_or_streams_given = true;
   }
 }
 
@@ -153,9 +153,6 @@ Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& model
     read_module_after(modules, w);
   }
   read_threads(node, w);
-  for (const Module& m : w.modules)
-    if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->external_work) w.threaded = true;
-  if (w.graph) w.threaded = true;  // a graph's modules run on the job's threads (one, unless given)
   return w;
 }
 
