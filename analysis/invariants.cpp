@@ -15,10 +15,13 @@ std::string request_path_violation(const RequestRecord& q) {
   const std::string id = "request " + std::to_string(q.id);
   if (q.status == RequestStatus::InFlight)
     return invariant_broken(Invariant::RequestHasOutcome, id + " is recorded as answered but has no outcome");
-  if (q.received_s < q.sent_s) return invariant_broken(Invariant::AnswerAfterSend, id + " was answered before it was sent");
+  if (q.received_s < q.sent_s)
+    return invariant_broken(Invariant::AnswerAfterSend, id + " was answered before it was sent");
   if ((q.status == RequestStatus::Failed) != (q.failure != FailureCause::None))
-    return invariant_broken(Invariant::FailureHasCause, id + " has a failure cause but did not fail, or failed without one");
-  const double path[] = {q.sent_s, q.arrived_s, q.enqueued_s, q.exec_start_s, q.exec_end_s, q.responded_s, q.received_s};
+    return invariant_broken(Invariant::FailureHasCause,
+                            id + " has a failure cause but did not fail, or failed without one");
+  const double path[] = {q.sent_s,     q.arrived_s,   q.enqueued_s, q.exec_start_s,
+                         q.exec_end_s, q.responded_s, q.received_s};
   if (q.status == RequestStatus::Completed && !std::is_sorted(std::begin(path), std::end(path)))
     return invariant_broken(Invariant::PathInOrder, id + "'s timestamps do not follow its path");
   return "";
@@ -63,17 +66,17 @@ std::string first_invariant_violation(const SimulationResults& r, bool duration_
                                 std::to_string(r.requests_failed()) + ") and in flight (" +
                                 std::to_string(r.requests_in_flight_at_end) + ")");
   if (!duration_limited && (r.requests_in_flight_at_end != 0 || r.events_incomplete != 0))
-    return invariant_broken(Invariant::NothingLeftBehind, std::to_string(r.requests_in_flight_at_end) +
-                                                              " requests unanswered and " +
-                                                              std::to_string(r.events_incomplete) + " events unfinished");
+    return invariant_broken(Invariant::NothingLeftBehind,
+                            std::to_string(r.requests_in_flight_at_end) + " requests unanswered and " +
+                                std::to_string(r.events_incomplete) + " events unfinished");
   std::int64_t requests_in_events = 0;
   for (const EventRecord& e : r.events) {
     if (const std::string v = event_violation(e); !v.empty()) return v;
     requests_in_events += e.requests;
   }
   if (requests_in_events > r.requests_completed + r.requests_rejected + r.requests_failed())
-    return invariant_broken(Invariant::EventsCountAnswered,
-                            "events count " + std::to_string(requests_in_events) + " answered requests, more than were answered");
+    return invariant_broken(Invariant::EventsCountAnswered, "events count " + std::to_string(requests_in_events) +
+                                                                " answered requests, more than were answered");
   for (const RequestRecord& q : r.requests)
     if (const std::string v = request_path_violation(q); !v.empty()) return v;
   return "";

@@ -13,19 +13,19 @@
 namespace sonicsim {
 
 enum class Invariant {
-  RequestsConserved = 1,   // at the end
-  NothingLeftBehind,       // at the end
-  EventForward,            // at the end
-  EventIsSumOfModules,     // at the end
-  EventRejectedAtMostSent, // at the end
-  EventsCountAnswered,     // at the end
-  RequestHasOutcome,       // at the end
-  AnswerAfterSend,         // at the end
-  FailureHasCause,         // at the end, and by the recorder as each request is answered
-  PathInOrder,             // at the end
-  AnsweredOnce,            // by the recorder
-  JobsSubmittedInOrder,    // by the recorder
-  BatchWithinMaxSize,      // by the recorder
+  RequestsConserved = 1,    // at the end
+  NothingLeftBehind,        // at the end
+  EventForward,             // at the end
+  EventIsSumOfModules,      // at the end
+  EventRejectedAtMostSent,  // at the end
+  EventsCountAnswered,      // at the end
+  RequestHasOutcome,        // at the end
+  AnswerAfterSend,          // at the end
+  FailureHasCause,          // at the end, and by the recorder as each request is answered
+  PathInOrder,              // at the end
+  AnsweredOnce,             // by the recorder
+  JobsSubmittedInOrder,     // by the recorder
+  BatchWithinMaxSize,       // by the recorder
 };
 
 struct InvariantStatement {

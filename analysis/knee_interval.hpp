@@ -32,13 +32,13 @@ struct EndEstimate {
 std::optional<EndEstimate> replicated(const std::vector<double>& event_s);
 
 struct KneeBand {
-  int low = 0, high = 0;     // the range, in the search's load units
-  double at = 0;             // where the line crosses the threshold
-  double slope_s = 0;        // of the line, per unit of load
+  int low = 0, high = 0;            // the range, in the search's load units
+  double at = 0;                    // where the line crosses the threshold
+  double slope_s = 0;               // of the line, per unit of load
   bool slope_from_bracket = false;  // no probe surely on one side: the bracket's own slope
-  double uncertainty_s = 0;  // the larger of the two below
-  double half_width_s = 0;   // the larger of the bracket ends' half-widths
-  double scatter_s = 0;      // the largest fall of the per-event time towards more load among the probes
+  double uncertainty_s = 0;         // the larger of the two below
+  double half_width_s = 0;          // the larger of the bracket ends' half-widths
+  double scatter_s = 0;             // the largest fall of the per-event time towards more load among the probes
 };
 
 // Unset without a bracket (hi <= lo), or where the bracket's estimates do not rise (then nothing

@@ -51,7 +51,7 @@ KneeSearch search_knee(int start, int max_jobs, const KneeCriteria& criteria, co
   double excess_lo = plan_event_time(alone) - criteria.threshold_s(), excess_hi = 0;
   bool last_within = true;
   bool hi_unsound = false;  // the probe past the knee says nothing by its time: bisect
-  int repeats = 0;  // probes in a row on the same side of the knee
+  int repeats = 0;          // probes in a row on the same side of the knee
   const auto run = [&](int jobs) {
     Summary s = probe(jobs);
     const double excess = plan_event_time(s) - criteria.threshold_s();

@@ -10,12 +10,12 @@
 namespace sonicsim {
 
 struct PerfMeasurement {
-  double level = 0;   // concurrency or request rate
+  double level = 0;  // concurrency or request rate
   int batch_size = 1;
-  double window_s = 0;  // total measured time
-  std::vector<std::int64_t> latencies_ns;  // send start -> response handled, requests answered in the windows
-  std::int64_t send_ns = 0, recv_ns = 0;   // summed client send / receive times of those requests
-  std::int64_t failed = 0;                 // requests answered with an error in the windows
+  double window_s = 0;                        // total measured time
+  std::vector<std::int64_t> latencies_ns;     // send start -> response handled, requests answered in the windows
+  std::int64_t send_ns = 0, recv_ns = 0;      // summed client send / receive times of those requests
+  std::int64_t failed = 0;                    // requests answered with an error in the windows
   TritonModelStats server_start, server_end;  // summed over the servers of the model
 };
 

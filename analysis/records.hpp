@@ -23,7 +23,7 @@ struct EventRecord {
   double network_s = 0;   // request upload + response download
   double frontend_s = 0;  // server frontend: waiting for a handler thread, parsing, serialising
   double queue_s = 0;     // waiting in the server queue
-  double gpu_s = 0;      // executing in a batch
+  double gpu_s = 0;       // executing in a batch
   int requests = 0;
   int rejected_requests = 0;
   // Jobs with threads: the stream that ran the event, and the time it waited for a free thread
@@ -42,10 +42,10 @@ struct BatchRecord {
 };
 
 enum class JobOutcome : std::uint8_t {
-  Queued,   // still waiting for a core when the run ended
-  Running,  // still running when the run ended
-  Done,     // ran all its events
-  Failed,   // ended by a failure, not submitted again
+  Queued,       // still waiting for a core when the run ended
+  Running,      // still running when the run ended
+  Done,         // ran all its events
+  Failed,       // ended by a failure, not submitted again
   Resubmitted,  // ended by a failure; the batch system submitted it again (a later record)
 };
 
@@ -59,8 +59,8 @@ struct JobRecord {
   int node = -1;                                // index into SimulationResults::worker_names
   int events = 0;                               // events completed
   JobOutcome outcome = JobOutcome::Queued;
-  int attempt = 1;  // 1: the first submission; a resubmission is a new record
-  int threads = 1;  // cores it holds
+  int attempt = 1;           // 1: the first submission; a resubmission is a new record
+  int threads = 1;           // cores it holds
   double busy_thread_s = 0;  // jobs with threads: thread-seconds spent computing (CPU work), up to its end
 };
 
@@ -91,7 +91,7 @@ struct TimeseriesRow {
 
 // What the autoscaled deployment cost and did over the run.
 struct AutoscalingTotals {
-  double gpu_seconds = 0;    // GPUs held by pods: starting, ready or draining
+  double gpu_seconds = 0;  // GPUs held by pods: starting, ready or draining
   double ready_replica_seconds = 0;
   double serving_gpu_seconds = 0;  // GPUs of pods in service: ready, or draining what they hold
   int max_ready = 0;
@@ -117,9 +117,9 @@ struct CycleStop {
 struct PrecisionStop {
   double relative_half_width = 0;  // the target
   int checks = 0;
-  bool reached = false;  // false: the run hit its maximum time, or its workload ended, first
-  double load_from_s = 0;  // when the last job was submitted: the statistics start here
-  bool drained = false;    // the workload drained, or ended, before the estimate was precise
+  bool reached = false;             // false: the run hit its maximum time, or its workload ended, first
+  double load_from_s = 0;           // when the last job was submitted: the statistics start here
+  bool drained = false;             // the workload drained, or ended, before the estimate was precise
   std::optional<CycleStop> cycles;  // a dynamic farm's
   bool operator==(const PrecisionStop&) const = default;
 };
@@ -168,7 +168,7 @@ struct SimulationResults {
   // The saturation gate, when there is one.
   bool gated = false;
   std::int64_t gate_checks = 0, jobs_gated = 0, gate_checks_without_metric = 0;
-  double gate_threshold_ms = 0;  // the load metric above which the gate refuses a job
+  double gate_threshold_ms = 0;              // the load metric above which the gate refuses a job
   std::int64_t events_on_gate_fallback = 0;  // events of jobs the gate (or the token bucket) refused
   // The proxy's token bucket on new connections, when there is one.
   bool connection_limited = false;
@@ -192,7 +192,7 @@ struct SimulationResults {
   std::int64_t requests_sent = 0, requests_completed = 0, requests_rejected = 0;
   std::int64_t requests_in_flight_at_end = 0;
   std::int64_t batches_executed = 0, batch_units_executed = 0;
-  std::int64_t events_incomplete = 0;  // cut off by the end of a duration-limited run
+  std::int64_t events_incomplete = 0;           // cut off by the end of a duration-limited run
   std::optional<PrecisionStop> precision_stop;  // with a stopping rule: how the run ended
 };
 

@@ -29,14 +29,12 @@ int analytic_command(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   std::vector<int> job_counts;
   double tolerance = 0.05;
-  options.add_options()
-      ("help,h", "show this help")
-      ("jobs", po::value(&job_counts)->multitoken(),
-       "job counts to compare at (default: 1, the scenario's jobs, and 0.5, 1 and 1.5 times the GPU knee, up to "
-       "the worker cores)")
-      ("no-simulation", "print the closed form only")
-      ("tolerance", po::value(&tolerance), "warn where simulation and closed form differ by more (default 0.05)")
-      ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)");
+  options.add_options()("help,h", "show this help")(
+      "jobs", po::value(&job_counts)->multitoken(),
+      "job counts to compare at (default: 1, the scenario's jobs, and 0.5, 1 and 1.5 times the GPU knee, up to "
+      "the worker cores)")("no-simulation", "print the closed form only")(
+      "tolerance", po::value(&tolerance), "warn where simulation and closed form differ by more (default 0.05)")(
+      "set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)");
   std::string scenario_path;
   const auto parsed = parse_command_line(args, options, "scenario", po::value(&scenario_path), 1);
   if (!parsed) return 0;
@@ -60,7 +58,8 @@ int analytic_command(const std::vector<std::string>& args) {
             << (m.frontend_s > 0 ? printf_string("  server frontend   %10.3f s   on %d handler threads\n", m.frontend_s,
                                                  m.frontend_threads)
                                  : std::string())
-            << printf_string("  transfer          %10.3f s   at %.3f Gbps per flow\n", m.transfer_s, m.flow_rate_Bps * 8e-9)
+            << printf_string("  transfer          %10.3f s   at %.3f Gbps per flow\n", m.transfer_s,
+                             m.flow_rate_Bps * 8e-9)
             << printf_string("  round trips       %10.3f s\n", m.round_trips_s);
   if (m.cpu_fallback_s > 0) std::cout << printf_string("  CPU fallback      %10.3f s\n", m.cpu_fallback_s);
   std::cout << printf_string("  t_ideal           %10.3f s\n\n", m.ideal_s())

@@ -44,10 +44,12 @@ CalibrationInput read_input(const std::string& argument, LatencyStatistic statis
     }
     return kernel_point_from_perf_analyzer(parse_perf_analyzer_csv(text, path), batch);
   }
-  throw InputError(path, "line 1",
-                   std::string("expected \"") + kCalibrationCsvMagic +
-                       "\" (a sonicsim calibration CSV) or a perf_analyzer CSV header starting with \"Concurrency,\" or "
-                       "\"Request Rate,\", got \"" + first_line.substr(0, 60) + "\"");
+  throw InputError(
+      path, "line 1",
+      std::string("expected \"") + kCalibrationCsvMagic +
+          "\" (a sonicsim calibration CSV) or a perf_analyzer CSV header starting with \"Concurrency,\" or "
+          "\"Request Rate,\", got \"" +
+          first_line.substr(0, 60) + "\"");
 }
 
 }  // namespace
@@ -60,16 +62,18 @@ int calibrate_command(const std::vector<std::string>& args) {
   std::string output, residuals_path, statistic_text = "mean", select_text = "table", spread_text;
   BootstrapSettings bootstrap;
   std::string seed_text;
-  options.add_options()
-      ("help,h", "show this help")
-      ("output,o", po::value(&output), "write the latency model file (JSON) that a scenario references")
-      ("statistic", po::value(&statistic_text), "latency statistic to fit: mean (default), p50, p99, or throughput (batch / throughput_items_per_s)")
-      ("select", po::value(&select_text), "form a scenario uses unless it names one: table (default), affine, knee")
-      ("bootstrap", po::value(&bootstrap.resamples), "bootstrap resamples for the uncertainty bands (default 1000; 0: none)")
-      ("seed", po::value(&seed_text), "random seed of the bootstrap (default 1)")
-      ("residuals-csv", po::value(&residuals_path), "write measured and fitted latencies per batch size as CSV")
-      ("spread", po::value(&spread_text), "also fit single calls' spread per batch size and write it, with this distribution: lognormal or gamma")
-      ("quiet,q", "print nothing but errors");
+  options.add_options()("help,h", "show this help")("output,o", po::value(&output),
+                                                    "write the latency model file (JSON) that a scenario references")(
+      "statistic", po::value(&statistic_text),
+      "latency statistic to fit: mean (default), p50, p99, or throughput (batch / throughput_items_per_s)")(
+      "select", po::value(&select_text), "form a scenario uses unless it names one: table (default), affine, knee")(
+      "bootstrap", po::value(&bootstrap.resamples),
+      "bootstrap resamples for the uncertainty bands (default 1000; 0: none)")(
+      "seed", po::value(&seed_text), "random seed of the bootstrap (default 1)")(
+      "residuals-csv", po::value(&residuals_path), "write measured and fitted latencies per batch size as CSV")(
+      "spread", po::value(&spread_text),
+      "also fit single calls' spread per batch size and write it, with this distribution: lognormal or gamma")(
+      "quiet,q", "print nothing but errors");
   std::vector<std::string> measurements;
   const auto parsed = parse_command_line(args, options, "measurement", po::value(&measurements)->composing(), -1);
   if (!parsed) return 0;

@@ -15,7 +15,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t substitution = a[i - 1] == b[j - 1] ? 0 : 1;
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + substitution});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   return d[a.size()][b.size()];
 }
@@ -28,7 +29,8 @@ std::string nearest_name(const std::string& misspelt, const std::vector<std::str
   return best_distance <= 2 && 2 * best_distance < misspelt.size() ? best : "";
 }
 
-std::string unknown_option_message(const std::string& given, const boost::program_options::options_description& options) {
+std::string unknown_option_message(const std::string& given,
+                                   const boost::program_options::options_description& options) {
   std::string message = "unrecognised option '" + given + "'";
   // Only a long option is compared (a word, not a letter); an argument too long for any option
   // name is not (the distance table would be needlessly large).
@@ -45,7 +47,8 @@ std::string unknown_option_message(const std::string& given, const boost::progra
   help << options;
   const std::string caption = help.str().substr(0, help.str().find('\n'));
   const auto command_end = caption.find(' ', caption.find(' ') + 1);
-  return message + " (" + (command_end == std::string::npos ? std::string("--help") : caption.substr(0, command_end) + " --help") +
+  return message + " (" +
+         (command_end == std::string::npos ? std::string("--help") : caption.substr(0, command_end) + " --help") +
          " lists the options)";
 }
 

@@ -17,6 +17,7 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 std::string nearest_name(const std::string& misspelt, const std::vector<std::string>& names);
 
 // The message for an option `options` does not have, as given on the command line ("--tolerence").
-std::string unknown_option_message(const std::string& given, const boost::program_options::options_description& options);
+std::string unknown_option_message(const std::string& given,
+                                   const boost::program_options::options_description& options);
 
 }  // namespace sonicsim::cli

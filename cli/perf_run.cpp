@@ -54,28 +54,29 @@ int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool 
     throw;
   }
   if (records)
-    join_perf_records(*records, rows.size(), load.mode, RecordNames{{}, {}, {}, scenario.device_naming,
-                                                                    scenario.requests_can_fail()});
+    join_perf_records(*records, rows.size(), load.mode,
+                      RecordNames{{}, {}, {}, scenario.device_naming, scenario.requests_can_fail()});
   // A level with no response is no measurement; a run of only such levels measured nothing.
   const auto unmeasured = std::count_if(rows.begin(), rows.end(), [](const PerfRow& r) { return r.requests == 0; });
   if (unmeasured == static_cast<std::ptrdiff_t>(rows.size()))
-    throw InputError(scenario.file, "/perf_analyzer/measurement_interval",
-                     no_response(load, rows.size() == 1 ? level_name(load.mode, rows[0].level)
-                                                        : printf_string("any of the %zu %s levels", rows.size(),
-                                                                        load.mode == PerfLoadMode::Concurrency
-                                                                            ? "concurrency"
-                                                                            : "request rate")));
+    throw InputError(
+        scenario.file, "/perf_analyzer/measurement_interval",
+        no_response(load, rows.size() == 1 ? level_name(load.mode, rows[0].level)
+                                           : printf_string("any of the %zu %s levels", rows.size(),
+                                                           load.mode == PerfLoadMode::Concurrency ? "concurrency"
+                                                                                                  : "request rate")));
   for (std::size_t level = 0; level < rows.size(); ++level)
     if (rows[level].requests == 0)
       std::cerr << "sonicsim: warning: "
-                << InputError(scenario.file, level_pointer(load.mode, level),
-                              no_response(load, level_name(load.mode, rows[level].level)) + "; left out of the perf CSV")
+                << InputError(
+                       scenario.file, level_pointer(load.mode, level),
+                       no_response(load, level_name(load.mode, rows[level].level)) + "; left out of the perf CSV")
                        .what()
                 << "\n";
   if (!quiet) {
     std::cout << "perf_analyzer load on model \"" << scenario.models[load.model].name << "\", batch size "
-              << load.batch_size << ", " << load.windows << " x " << load.measurement_interval_s
-              << " s windows after " << load.warmup_s << " s of warm-up\n\n"
+              << load.batch_size << ", " << load.windows << " x " << load.measurement_interval_s << " s windows after "
+              << load.warmup_s << " s of warm-up\n\n"
               << format_perf_table(load.mode, rows);
     if (failed) std::cout << "\n" << failed << " requests failed inside the windows (left out of the latencies)\n";
   }

@@ -10,6 +10,7 @@ namespace sonicsim::cli {
 
 // Returns the process exit code. `csv_path` may be empty (no file); so may `output_dir` (no
 // requests.csv or batches.csv; /simulation/outputs chooses which of the two).
-int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool quiet, const std::string& output_dir = {});
+int run_perf_levels(const Scenario& scenario, const std::string& csv_path, bool quiet,
+                    const std::string& output_dir = {});
 
 }  // namespace sonicsim::cli

@@ -28,29 +28,30 @@ int run_command(const std::vector<std::string>& args) {
   po::options_description options("sonicsim run SCENARIO.json [options]");
   std::string output, perf_csv_path;
   std::vector<std::string> sets;
-  options.add_options()
-      ("help,h", "show this help")
-      ("output,o", po::value(&output),
-       "directory for summary.json, events.csv, requests.csv, batches.csv (a perf_analyzer load: requests.csv and "
-       "batches.csv of every level)")
-      ("perf-csv", po::value(&perf_csv_path), "perf_analyzer loads: write perf_analyzer's CSV (-f) to this file")
-      ("seed", po::value<std::string>(), "random seed (overrides /simulation/seed)")
-      ("latency-quantile", po::value<double>(),
-       "use this quantile (e.g. 0.025, 0.975) of each calibrated kernel latency's bootstrap band (overrides "
-       "/simulation/latency_quantile)")
-      ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
-      ("precision", po::value<std::string>(),
-       "stop once the steady-state mean per-event time is known to this relative half-width of its 95% interval, "
-       "e.g. 1% or 0.01 (sets /simulation/stop_at_precision)")
-      ("max-time", po::value<std::string>(), "with --precision: stop at this simulated time at the latest, e.g. 2h")
-      ("samples", po::value<std::size_t>(), "declared unknowns: exactly this many runs over them (default: batches until "
-                                            "the band of the mean per-event time is steady)")
-      ("max-samples", po::value<std::size_t>(), "declared unknowns: at most this many runs for the rule (default 200)")
-      ("design-seed", po::value<std::string>(), "declared unknowns: the seed of their design (default: the scenario's "
-                                                "seed; the runs keep the scenario's)")
-      ("jobs,j", po::value<int>(), "declared unknowns: runs at once, one process each (default: the cores)")
-      ("bands", po::value<std::string>(), "declared unknowns: write each output's band and indices to this JSON file")
-      ("quiet,q", "print nothing but errors");
+  options.add_options()("help,h", "show this help")(
+      "output,o", po::value(&output),
+      "directory for summary.json, events.csv, requests.csv, batches.csv (a perf_analyzer load: requests.csv and "
+      "batches.csv of every level)")("perf-csv", po::value(&perf_csv_path),
+                                     "perf_analyzer loads: write perf_analyzer's CSV (-f) to this file")(
+      "seed", po::value<std::string>(), "random seed (overrides /simulation/seed)")(
+      "latency-quantile", po::value<double>(),
+      "use this quantile (e.g. 0.025, 0.975) of each calibrated kernel latency's bootstrap band (overrides "
+      "/simulation/latency_quantile)")("set", po::value(&sets)->composing(),
+                                       "override a scenario value: /JSON/POINTER=VALUE (repeatable)")(
+      "precision", po::value<std::string>(),
+      "stop once the steady-state mean per-event time is known to this relative half-width of its 95% interval, "
+      "e.g. 1% or 0.01 (sets /simulation/stop_at_precision)")(
+      "max-time", po::value<std::string>(), "with --precision: stop at this simulated time at the latest, e.g. 2h")(
+      "samples", po::value<std::size_t>(),
+      "declared unknowns: exactly this many runs over them (default: batches until "
+      "the band of the mean per-event time is steady)")(
+      "max-samples", po::value<std::size_t>(), "declared unknowns: at most this many runs for the rule (default 200)")(
+      "design-seed", po::value<std::string>(),
+      "declared unknowns: the seed of their design (default: the scenario's "
+      "seed; the runs keep the scenario's)")("jobs,j", po::value<int>(),
+                                             "declared unknowns: runs at once, one process each (default: the cores)")(
+      "bands", po::value<std::string>(), "declared unknowns: write each output's band and indices to this JSON file")(
+      "quiet,q", "print nothing but errors");
   std::string scenario_path;
   const auto parsed = parse_command_line(args, options, "scenario", po::value(&scenario_path), 1);
   if (!parsed) return 0;
@@ -73,13 +74,16 @@ int run_command(const std::vector<std::string>& args) {
   }
   if (const auto unknowns = scenario_unknowns(scenario_path, overrides); !unknowns.empty()) {
     UnknownsRunOptions u;
-    const auto count = [&](const char* o) { return vm.count(o) ? std::optional(vm[o].as<std::size_t>()) : std::nullopt; };
+    const auto count = [&](const char* o) {
+      return vm.count(o) ? std::optional(vm[o].as<std::size_t>()) : std::nullopt;
+    };
     Overrides nominal = overrides;
     for (auto& o : nominal_overrides(unknowns)) nominal.push_back(std::move(o));
     std::uint64_t seed = load_scenario(scenario_path, nominal).simulation.seed;
     if (vm.count("design-seed")) seed = seed_option(vm["design-seed"].as<std::string>(), "--design-seed");
     u.design = design_options(count("samples"), count("max-samples"), seed);
-    u.parallel = vm.count("jobs") ? vm["jobs"].as<int>() : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    u.parallel =
+        vm.count("jobs") ? vm["jobs"].as<int>() : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (u.parallel < 1 || u.parallel > 1024) throw po::error("--jobs expects 1 to 1024 processes at once");
     u.output = output;
     u.perf_csv = perf_csv_path;
@@ -89,8 +93,9 @@ int run_command(const std::vector<std::string>& args) {
   }
   for (const char* option : {"samples", "max-samples", "design-seed", "jobs", "bands"})
     if (vm.count(option))
-      throw po::error(std::string("--") + option + " goes with declared unknowns, and the scenario declares none "
-                                                   "(scenarios/README.md, \"Declared unknowns\")");
+      throw po::error(std::string("--") + option +
+                      " goes with declared unknowns, and the scenario declares none "
+                      "(scenarios/README.md, \"Declared unknowns\")");
   const Scenario scenario = load_scenario(scenario_path, overrides);
   if (!vm.count("quiet"))  // what a SuperSONIC values file sets that the simulation leaves out
     for (const std::string& note : scenario.notes) std::cerr << "sonicsim: note: " << note << '\n';
@@ -102,7 +107,8 @@ int run_command(const std::vector<std::string>& args) {
   std::set<int> retyped;  // server groups whose device type --set changed
   for (const auto& [pointer, value] : overrides)
     if (const int g = retyped_group(pointer); g >= 0) retyped.insert(g);
-  for (const std::string& warning : scenario_warnings(scenario, retyped)) std::cerr << "sonicsim: warning: " << warning << '\n';
+  for (const std::string& warning : scenario_warnings(scenario, retyped))
+    std::cerr << "sonicsim: warning: " << warning << '\n';
 
   SimulationProgressLine progress(!vm.count("quiet") && stderr_is_terminal());
   const SimulationResults results = simulate(scenario, progress.observer());

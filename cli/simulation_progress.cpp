@@ -10,9 +10,7 @@
 namespace sonicsim::cli {
 namespace {
 
-std::string seconds_text(double s) {
-  return s >= 10 ? printf_string("%.0f s", s) : printf_string("%.2g s", s);
-}
+std::string seconds_text(double s) { return s >= 10 ? printf_string("%.0f s", s) : printf_string("%.2g s", s); }
 
 }  // namespace
 

@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace sonicsim::validation;
     if (which == 0) parse_event_log(text, "fuzz.csv");
     if (which == 1) parse_condor_history(text, "fuzz.json");
-    if (which == 2) triton_window({parse_prometheus_scrape(text, "fuzz.prom", 1.0), parse_prometheus_scrape(text, "b.prom", 2.0)});
+    if (which == 2)
+      triton_window({parse_prometheus_scrape(text, "fuzz.prom", 1.0), parse_prometheus_scrape(text, "b.prom", 2.0)});
     if (which == 3) parse_perf_profile(text, "fuzz.json");
     if (which == 4) sonicsim::parse_job_trace(text, "fuzz.trace");
     if (which == 5) {

@@ -63,12 +63,12 @@ class JobLedger {
   bool batch_system_ = false;
   int threads_ = 0;
   std::string* first_violation_ = nullptr;
-  std::vector<JobRecord> jobs_;  // one per job run
-  std::vector<std::size_t> job_record_;  // job -> its current run in jobs_
+  std::vector<JobRecord> jobs_;            // one per job run
+  std::vector<std::size_t> job_record_;    // job -> its current run in jobs_
   std::vector<ThreadsBusy> threads_busy_;  // jobs with threads: per record of jobs_
   std::int64_t jobs_running_ = 0, jobs_queued_ = 0;
   std::int64_t cores_running_ = 0;  // held by the running jobs
-  double jobs_counted_to_s_ = 0;  // job_core_seconds_ integrated up to here
+  double jobs_counted_to_s_ = 0;    // job_core_seconds_ integrated up to here
   double job_core_seconds_ = 0;
   std::int64_t jobs_failed_ = 0;
   std::int64_t events_lost_ = 0;

@@ -53,7 +53,8 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
   m.level = load.levels.at(level_index);
   m.batch_size = load.batch_size;
   m.window_s = load.windows * load.measurement_interval_s;
-  sim::UploadFastPath uploads(scenario, farm, [&servers](sim::InFlightRequest* r) { servers[r->record.server]->receive(r); });
+  sim::UploadFastPath uploads(scenario, farm,
+                              [&servers](sim::InFlightRequest* r) { servers[r->record.server]->receive(r); });
   if (!uploads.active() && !uploads.status().empty())  // asked for, and off: no summary to say why
     std::cerr << "sonicsim: note: upload fast path " << uploads.status() << "\n";
   sim::PerfClients clients(scenario, farm.workers.at(0).host, servers, balancer, recorder, m.level, m,
@@ -70,7 +71,8 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
   engine->run();
   if (records) records->close();
   if (!clients.limit_reached().empty())
-    throw InputError(scenario.file, "/perf_analyzer/request_rate/" + std::to_string(level_index), clients.limit_reached());
+    throw InputError(scenario.file, "/perf_analyzer/request_rate/" + std::to_string(level_index),
+                     clients.limit_reached());
   return m;
 }
 

@@ -27,7 +27,8 @@ int cpu_instances(const Scenario& scenario, const ServerGroup& group) {
   for (const std::string& name : group.models) {
     const ModelSpec& model = scenario.models[scenario.model_index(name)];
     for (const triton::InstanceGroup& g : model.triton.instance_groups)
-      if (!g.passive && (g.kind == triton::InstanceKind::Cpu || g.kind == triton::InstanceKind::Model)) count += g.count;
+      if (!g.passive && (g.kind == triton::InstanceKind::Cpu || g.kind == triton::InstanceKind::Model))
+        count += g.count;
   }
   return count;
 }
@@ -91,7 +92,8 @@ FarmPlatform build_platform(const Scenario& scenario) {
   datacentre->seal();
 
   // Between the zones: the site uplink, then the WAN if the servers are off site.
-  std::vector<sg4::LinkInRoute> between{{make_link(root, "site-uplink", spec.site_uplink), sg4::LinkInRoute::Direction::UP}};
+  std::vector<sg4::LinkInRoute> between{
+      {make_link(root, "site-uplink", spec.site_uplink), sg4::LinkInRoute::Direction::UP}};
   if (spec.wan) between.emplace_back(make_link(root, "wan", *spec.wan), sg4::LinkInRoute::Direction::UP);
   root->add_route(site->get_netpoint(), datacentre->get_netpoint(), site_gateway, dc_gateway, between, true);
   root->seal();

@@ -144,11 +144,10 @@ void Recorder::keep_request_record(const RequestRecord& record) {
 void Recorder::batch_executed(const BatchRecord& batch) {
   const int max_units = std::max(1, scenario_.models[static_cast<std::size_t>(batch.model)].triton.max_batch_size);
   if (batch.units > max_units && invariant_violation_.empty())
-    invariant_violation_ = invariant_broken(Invariant::BatchWithinMaxSize,
-                                            "batch " + std::to_string(batch.id) + " of model \"" +
-                                                scenario_.models[batch.model].name + "\" holds " +
-                                                std::to_string(batch.units) + " units, more than max_batch_size " +
-                                                std::to_string(max_units));
+    invariant_violation_ = invariant_broken(
+        Invariant::BatchWithinMaxSize,
+        "batch " + std::to_string(batch.id) + " of model \"" + scenario_.models[batch.model].name + "\" holds " +
+            std::to_string(batch.units) + " units, more than max_batch_size " + std::to_string(max_units));
   ++results_.batches_executed;
   results_.batch_units_executed += batch.units;
   if (sink_) return sink_->batch(batch);
@@ -203,8 +202,8 @@ const std::vector<int>& Recorder::route(const sg4::Host* from, const sg4::Host* 
         if (name.ends_with(suffix)) name.resize(name.size() - std::string_view(suffix).size());
       const bool private_link =
           std::find(platform_.worker_nics.begin(), platform_.worker_nics.end(), link) != platform_.worker_nics.end();
-      results_.links.push_back({name + (to_server ? " (to servers)" : " (to workers)"), link->get_bandwidth(), 0,
-                                !private_link});
+      results_.links.push_back(
+          {name + (to_server ? " (to servers)" : " (to workers)"), link->get_bandwidth(), 0, !private_link});
     }
     indices.push_back(pos->second);
   }

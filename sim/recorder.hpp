@@ -132,7 +132,7 @@ class Recorder {
   RequestPool request_pool_;
   JobLedger job_ledger_;
   std::vector<std::vector<GpuState>> gpu_state_;  // [server][gpu]
-  std::vector<std::vector<int>> triton_index_;  // [server][model] -> results_.triton, -1 if not served
+  std::vector<std::vector<int>> triton_index_;    // [server][model] -> results_.triton, -1 if not served
   std::map<LinkKey, int> link_index_;
   using HostPair = std::pair<const simgrid::s4u::Host*, const simgrid::s4u::Host*>;
   std::unordered_map<HostPair, std::vector<int>, boost::hash<HostPair>> routes_;  // looked up per transfer

@@ -22,17 +22,17 @@ class UploadWatcher {
 struct InFlightRequest {
   RequestRecord record;
   simgrid::s4u::Host* client = nullptr;
-  simgrid::s4u::Mailbox* reply_to = nullptr;     // where the server sends its answer: the client, or the proxy
-  simgrid::s4u::Mailbox* client_inbox = nullptr; // the client's mailbox
-  int priority = 0;      // Triton request priority (0: the model's default level)
-  double timeout_s = 0;  // Triton request timeout parameter (0: none)
-  bool answered = false;  // its response (or rejection) reached the client
+  simgrid::s4u::Mailbox* reply_to = nullptr;      // where the server sends its answer: the client, or the proxy
+  simgrid::s4u::Mailbox* client_inbox = nullptr;  // the client's mailbox
+  int priority = 0;                               // Triton request priority (0: the model's default level)
+  double timeout_s = 0;                           // Triton request timeout parameter (0: none)
+  bool answered = false;                          // its response (or rejection) reached the client
   // Grid jobs: which request of the event this is an attempt at, and the attempts made so far.
   std::int64_t part = 0;
-  int tries = 1;             // attempts on the current server, this one included
-  bool failed_over = false;  // this attempt series is on a second server
-  std::size_t live_slot = 0; // its place among its job's live requests
-  bool abandoned = false;  // the client stopped waiting (deadline, or its job failed): its answer is dropped
+  int tries = 1;              // attempts on the current server, this one included
+  bool failed_over = false;   // this attempt series is on a second server
+  std::size_t live_slot = 0;  // its place among its job's live requests
+  bool abandoned = false;     // the client stopped waiting (deadline, or its job failed): its answer is dropped
   // Models with a variable dim: the elements the request carries (padded ones included), what the
   // kernel's time depends on, and, for padded layouts, the shape Triton's batcher must match.
   std::int64_t elements = 0;

@@ -91,8 +91,8 @@ double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim
   const std::optional<LoadCycle> cycle = load_cycle(scenario);
   const bool waves = cycle && cycle->waves();
   if (cycle)
-    stop.cycles = CycleStop{cycle->cycle_s, cycle->repeats_from_s,
-                            waves ? std::optional(cycle->repeats_until_s) : std::nullopt};
+    stop.cycles =
+        CycleStop{cycle->cycle_s, cycle->repeats_from_s, waves ? std::optional(cycle->repeats_until_s) : std::nullopt};
   std::optional<std::int64_t> running_at_load;  // at the first checkpoint at load
   auto workload_end_s = std::make_shared<double>(0);
   sg4::Actor::on_termination_cb([workload_end_s](const sg4::Actor& actor) {
@@ -118,7 +118,8 @@ double run_to_precision(sg4::Engine& engine, const Scenario& scenario, const sim
     if ((waves ? until > cycle->repeats_from_s : until >= load_from_s) && !stop.drained) {
       const std::int64_t running = recorder.job_ledger().running();
       if (!running_at_load) running_at_load = running;
-      stop.drained = !waves && static_cast<double>(running) < (1 - kDrainTolerance) * static_cast<double>(*running_at_load);
+      stop.drained =
+          !waves && static_cast<double>(running) < (1 - kDrainTolerance) * static_cast<double>(*running_at_load);
       const double start_s = estimate_start_s(scenario.workload.warmup_s, stop);
       const SteadyEventTime estimate = cycle ? cycle_event_time(recorder.events(), start_s, cycle->cycle_s, until)
                                              : steady_event_time(recorder.events(), start_s, jobs_at_once);
@@ -165,12 +166,19 @@ SimulationResults simulate(const Scenario& scenario, const ProgressObserver& obs
       autoscaler.emplace(scenario, farm, servers, *proxy, *prometheus);
       autoscaler->start();
     }
-    prometheus->after_scrape([&] { record_timeseries_row(scenario, *prometheus, autoscaler ? &*autoscaler : nullptr, balancer, recorder); });
+    prometheus->after_scrape(
+        [&] { record_timeseries_row(scenario, *prometheus, autoscaler ? &*autoscaler : nullptr, balancer, recorder); });
   }
 
-  sim::UploadFastPath uploads(scenario, farm, [&servers](sim::InFlightRequest* r) { servers[r->record.server]->receive(r); });
-  const sim::JobContext context{scenario, servers, balancer, recorder, proxy ? &*proxy : nullptr,
-                                gate ? &*gate : nullptr, uploads.active() ? &uploads : nullptr};
+  sim::UploadFastPath uploads(scenario, farm,
+                              [&servers](sim::InFlightRequest* r) { servers[r->record.server]->receive(r); });
+  const sim::JobContext context{scenario,
+                                servers,
+                                balancer,
+                                recorder,
+                                proxy ? &*proxy : nullptr,
+                                gate ? &*gate : nullptr,
+                                uploads.active() ? &uploads : nullptr};
   std::vector<PlannedJob> jobs = plan_jobs(scenario.workload, scenario.simulation.seed);
   double last_submission_s = 0;  // the workload is at its load from then
   std::optional<std::int64_t> events_total = 0;
@@ -191,7 +199,8 @@ SimulationResults simulate(const Scenario& scenario, const ProgressObserver& obs
       const PlannedJob& job = jobs[static_cast<std::size_t>(j)];
       if (threaded) {
         recorder.job_ledger().placed(j, placement[j]);
-        sg4::Actor::create("job-" + std::to_string(j), host, sim::ThreadedJob(j, host, job.submit_s, job.events, context));
+        sg4::Actor::create("job-" + std::to_string(j), host,
+                           sim::ThreadedJob(j, host, job.submit_s, job.events, context));
       } else {
         sg4::Actor::create("job-" + std::to_string(j), host, sim::GridJob(j, host, job.submit_s, job.events, context));
       }
@@ -212,8 +221,8 @@ SimulationResults simulate(const Scenario& scenario, const ProgressObserver& obs
                      recorder.limit_reached() + " (at t = " + std::to_string(sg4::Engine::get_clock()) + " s)");
   if (sim::engine_deadlocked())
     throw InputError(scenario.file, "",
-                     "the simulation cannot go on at t = " + std::to_string(sg4::Engine::get_clock()) + " s: " +
-                         std::to_string(recorder.requests_in_flight()) +
+                     "the simulation cannot go on at t = " + std::to_string(sg4::Engine::get_clock()) +
+                         " s: " + std::to_string(recorder.requests_in_flight()) +
                          " requests wait for answers that no server will give, and nothing else can happen (a "
                          "deadlock); sonicsim does not simulate this scenario correctly, please report it");
   std::string violation = recorder.invariant_violation();

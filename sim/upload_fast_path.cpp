@@ -93,7 +93,8 @@ std::string UploadFastPath::check_and_build(const Scenario& scenario, const Farm
   if (used.size() != shared.size()) return "a shared link is twice on the upload route";
   for (const auto* links : {&worker_links, &server_links})
     for (const sg4::Link* link : *links)
-      if (!used.insert(link).second) return "link " + link->get_name() + " serves two upload routes' ends, or is shared";
+      if (!used.insert(link).second)
+        return "link " + link->get_name() + " serves two upload routes' ends, or is shared";
   for (const sg4::Link* link : used) {
     if (link->get_sharing_policy() != sg4::Link::SharingPolicy::SHARED)
       return "link " + link->get_name() + " is not a shared (split-duplex) link";
@@ -109,10 +110,12 @@ std::string UploadFastPath::check_and_build(const Scenario& scenario, const Farm
 
   // Route classes: one per kind of worker NIC and kind of server NIC (latency, bandwidth), from a
   // route between a worker and a server of those kinds.
-  auto kinds = [](const std::vector<const sg4::Link*>& links, std::vector<int>& kind_of, std::vector<std::size_t>& example) {
+  auto kinds = [](const std::vector<const sg4::Link*>& links, std::vector<int>& kind_of,
+                  std::vector<std::size_t>& example) {
     std::map<std::pair<double, double>, int> kind;
     for (std::size_t i = 0; i < links.size(); ++i) {
-      const auto [it, added] = kind.try_emplace({links[i]->get_latency(), links[i]->get_bandwidth()}, static_cast<int>(kind.size()));
+      const auto [it, added] =
+          kind.try_emplace({links[i]->get_latency(), links[i]->get_bandwidth()}, static_cast<int>(kind.size()));
       if (added) example.push_back(i);
       kind_of.push_back(it->second);
     }
@@ -137,7 +140,8 @@ std::string UploadFastPath::check_and_build(const Scenario& scenario, const Farm
   }
   for (const sg4::Link* link : server_links) private_Bps.push_back(link->get_bandwidth());
   sharing_.emplace(shared_Bps, std::move(private_Bps), std::move(classes),
-                   config::get_value<double>("network/bandwidth-factor"), config::get_value<double>("maxmin/precision"));
+                   config::get_value<double>("network/bandwidth-factor"),
+                   config::get_value<double>("maxmin/precision"));
   shared_links_.assign(shared.begin(), shared.end());
   return "";
 }
@@ -153,7 +157,8 @@ void UploadFastPath::start(InFlightRequest* request, const sg4::Host* from) {
                             [static_cast<std::size_t>(server_kind_[static_cast<std::size_t>(server)])];
   // SimGrid transfers whole bytes (Comm::sendto_async takes an integer size).
   const double bytes = static_cast<double>(static_cast<std::uint64_t>(request->record.input_bytes));
-  const int u = sharing_->start(sg4::Engine::get_clock(), c, worker, static_cast<int>(worker_of_.size()) + server, bytes);
+  const int u =
+      sharing_->start(sg4::Engine::get_clock(), c, worker, static_cast<int>(worker_of_.size()) + server, bytes);
   if (static_cast<std::size_t>(u) >= uploading_.size()) uploading_.resize(static_cast<std::size_t>(u) + 1, nullptr);
   uploading_[static_cast<std::size_t>(u)] = request;
   request->fast_upload = u;

@@ -28,7 +28,8 @@ void require_finite(const FittedForm& fitted, const std::vector<CalibrationInput
   if (finite) return;
   std::string files;
   for (const auto& input : inputs) files += (files.empty() ? "" : ", ") + input.path;
-  throw std::invalid_argument(files + ": the " + form_name(fitted.form) + " fit" + (finite_curve(fitted.curve) ? "'s band" : "") +
+  throw std::invalid_argument(files + ": the " + form_name(fitted.form) + " fit" +
+                              (finite_curve(fitted.curve) ? "'s band" : "") +
                               " is not a finite number (the latencies leave a double's range in the fit's arithmetic)");
 }
 
@@ -46,13 +47,15 @@ Calibration calibrate(std::vector<CalibrationInput> inputs, LatencyStatistic sta
   for (std::size_t i = 1; i < c.points.size(); ++i)
     if (c.points[i].batch == c.points[i - 1].batch)
       throw std::invalid_argument("batch size " + std::to_string(static_cast<long long>(c.points[i].batch)) +
-                                  " is measured twice (in " + c.points[i - 1].input + " and " + c.points[i].input + ")");
+                                  " is measured twice (in " + c.points[i - 1].input + " and " + c.points[i].input +
+                                  ")");
   for (LatencyForm form : kAllForms) {
     if (static_cast<int>(c.points.size()) < min_points(form)) {
       c.not_fitted.push_back(std::string(form_name(form)) + ": needs at least " + std::to_string(min_points(form)) +
                              " batch sizes, the inputs have " + std::to_string(c.points.size()));
       if (form == selected)
-        throw std::invalid_argument("cannot select the " + std::string(form_name(form)) + " form: " + c.not_fitted.back());
+        throw std::invalid_argument("cannot select the " + std::string(form_name(form)) +
+                                    " form: " + c.not_fitted.back());
       continue;
     }
     FittedForm fitted{form, fit_form(form, c.points), {}, std::nullopt};

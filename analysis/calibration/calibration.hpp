@@ -25,7 +25,7 @@ struct Calibration {
   std::vector<FittedForm> forms;
   std::vector<std::string> not_fitted;  // forms the data cannot support, with the reason
   LatencyForm selected = LatencyForm::Table;
-  BootstrapSettings bootstrap;  // resamples == 0: no bands
+  BootstrapSettings bootstrap;         // resamples == 0: no bands
   std::optional<FittedSpread> spread;  // --spread: single calls' spread per batch size
 };
 

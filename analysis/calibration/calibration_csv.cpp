@@ -39,8 +39,8 @@ LatencyStatistic parse_statistic(const std::string& name) {
   if (name == "p50") return LatencyStatistic::P50;
   if (name == "p99") return LatencyStatistic::P99;
   if (name == "throughput") return LatencyStatistic::Throughput;
-  throw std::invalid_argument("expected a latency statistic \"mean\", \"p50\", \"p99\" or \"throughput\", got \"" + name +
-                              "\"");
+  throw std::invalid_argument("expected a latency statistic \"mean\", \"p50\", \"p99\" or \"throughput\", got \"" +
+                              name + "\"");
 }
 
 const char* statistic_name(LatencyStatistic statistic) {
@@ -80,7 +80,8 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
                        "stddev_s", "repeats", "throughput_items_per_s", "throughput_sem_items_per_s");
     const bool by_throughput = statistic == LatencyStatistic::Throughput;
     for (const char* column : {"batch_size", "mean_s", "p50_s", "p99_s", "stddev_s", "repeats"})
-      if (!reader.has_column(column)) throw InputError(path, "column line", std::string("expected a column \"") + column + "\"");
+      if (!reader.has_column(column))
+        throw InputError(path, "column line", std::string("expected a column \"") + column + "\"");
     if (by_throughput && !reader.has_column("throughput_items_per_s"))
       throw InputError(path, "column line", "expected a column \"throughput_items_per_s\" for --statistic throughput");
     char *batch_text = nullptr, *mean_text = nullptr, *p50_text = nullptr, *p99_text = nullptr, *stddev_text = nullptr,
@@ -90,7 +91,9 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
       const unsigned line = reader.get_file_line();
       const auto positive = [&](const char* column, const char* text, const char* what) {
         const double x = number_cell(path, line, column, text);
-        if (!(x > 0)) throw InputError(path, cell_location(line, column), std::string("expected a positive ") + what + ", got " + text);
+        if (!(x > 0))
+          throw InputError(path, cell_location(line, column),
+                           std::string("expected a positive ") + what + ", got " + text);
         return x;
       };
       // A latency between a nanosecond and the longest run: 1/latency^2, the fits' weight, stays a
@@ -98,8 +101,8 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
       const auto latency_in_range = [&](const char* column, double latency, const std::string& got) {
         if (!(latency >= kMinLatencyS && latency <= limits::kMaxDurationS))
           throw InputError(path, cell_location(line, column),
-                           printf_string("expected a latency from %g s to %g s, got %s", kMinLatencyS, limits::kMaxDurationS,
-                                         got.c_str()));
+                           printf_string("expected a latency from %g s to %g s, got %s", kMinLatencyS,
+                                         limits::kMaxDurationS, got.c_str()));
         return latency;
       };
       const auto positive_seconds = [&](const char* column, const char* text) {
@@ -114,31 +117,39 @@ CalibrationInput parse_calibration_csv(const std::string& text, const std::strin
       const double p99 = positive_seconds("p99_s", p99_text);
       const double stddev = number_cell(path, line, "stddev_s", stddev_text);
       if (!(stddev >= 0 && stddev <= limits::kMaxDurationS))
-        throw InputError(path, cell_location(line, "stddev_s"),
-                         printf_string("expected a standard deviation from 0 to %g s, got %s", limits::kMaxDurationS, stddev_text));
+        throw InputError(
+            path, cell_location(line, "stddev_s"),
+            printf_string("expected a standard deviation from 0 to %g s, got %s", limits::kMaxDurationS, stddev_text));
       const long long repeats = integer_cell(path, line, "repeats", repeats_text);
       if (repeats < 1) throw InputError(path, cell_location(line, "repeats"), "expected at least 1 repetition");
       if (by_throughput) {
         // tau = batch / throughput; its standard error by the delta method, batch / throughput^2 times
         // the throughput's, where the file gives one.
         const double throughput = positive("throughput_items_per_s", throughput_text, "throughput in items/s");
-        const double tau = latency_in_range("throughput_items_per_s", static_cast<double>(batch) / throughput,
-                                            printf_string("%g s (batch / throughput)", static_cast<double>(batch) / throughput));
+        const double tau =
+            latency_in_range("throughput_items_per_s", static_cast<double>(batch) / throughput,
+                             printf_string("%g s (batch / throughput)", static_cast<double>(batch) / throughput));
         double error = 0;
         if (throughput_sem_text) {
           const double sem = number_cell(path, line, "throughput_sem_items_per_s", throughput_sem_text);
           error = static_cast<double>(batch) / (throughput * throughput) * sem;
           if (!(sem >= 0 && error <= limits::kMaxDurationS))
-            throw InputError(path, cell_location(line, "throughput_sem_items_per_s"),
-                             printf_string("expected a standard error of at least 0 that gives the latency one of at most "
-                                           "%g s, got %s",
-                                           limits::kMaxDurationS, throughput_sem_text));
+            throw InputError(
+                path, cell_location(line, "throughput_sem_items_per_s"),
+                printf_string("expected a standard error of at least 0 that gives the latency one of at most "
+                              "%g s, got %s",
+                              limits::kMaxDurationS, throughput_sem_text));
         }
         input.points.push_back(LatencyPoint{static_cast<double>(batch), tau, error, path, {}});
       } else {
-        const double value = statistic == LatencyStatistic::Mean ? mean : statistic == LatencyStatistic::P50 ? p50 : p99;
-        input.points.push_back(LatencyPoint{static_cast<double>(batch), value,
-                                            standard_error(statistic, stddev, static_cast<double>(repeats)), path, {}});
+        const double value = statistic == LatencyStatistic::Mean  ? mean
+                             : statistic == LatencyStatistic::P50 ? p50
+                                                                  : p99;
+        input.points.push_back(LatencyPoint{static_cast<double>(batch),
+                                            value,
+                                            standard_error(statistic, stddev, static_cast<double>(repeats)),
+                                            path,
+                                            {}});
       }
       // The spread of single calls (calibrate --spread): their stddev over their mean.
       LatencyPoint& point = input.points.back();

@@ -45,7 +45,8 @@ std::string band_summary(const FittedForm& fitted, const Calibration& c) {
   for (double batch : {c.points.front().batch, c.points[c.points.size() / 2].batch, c.points.back().batch}) {
     for (std::size_t i = 0; i < band.batches.size(); ++i)
       if (band.batches[i] == batch)
-        text += printf_string("  batch %g: %.4f-%.4f ms", batch, band.latency_s[lo][i] * 1e3, band.latency_s[hi][i] * 1e3);
+        text +=
+            printf_string("  batch %g: %.4f-%.4f ms", batch, band.latency_s[lo][i] * 1e3, band.latency_s[hi][i] * 1e3);
   }
   return text + "\n";
 }
@@ -67,8 +68,8 @@ std::string format_calibration(const Calibration& c) {
   std::ostringstream out;
   out << "inputs\n";
   for (const auto& input : c.inputs) out << describe_input(input);
-  out << "statistic: " << statistic_name(c.statistic) << " latency per call; " << c.points.size() << " batch sizes from "
-      << c.points.front().batch << " to " << c.points.back().batch << "\n\n";
+  out << "statistic: " << statistic_name(c.statistic) << " latency per call; " << c.points.size()
+      << " batch sizes from " << c.points.front().batch << " to " << c.points.back().batch << "\n\n";
 
   out << printf_string("%-7s  %-52s  %9s  %12s  %s\n", "form", "parameters", "R^2", "rms rel.err", "max rel.err");
   for (const auto& f : c.forms) {
@@ -86,7 +87,8 @@ std::string format_calibration(const Calibration& c) {
   out << '\n';
   for (std::size_t i = 0; i < c.points.size(); ++i) {
     out << printf_string("%8g  %12.5f", c.points[i].batch, c.points[i].latency_s * 1e3);
-    for (const auto& f : c.forms) out << printf_string("  %+7.2f%%", 100 * (f.quality.fitted_s[i] / c.points[i].latency_s - 1));
+    for (const auto& f : c.forms)
+      out << printf_string("  %+7.2f%%", 100 * (f.quality.fitted_s[i] / c.points[i].latency_s - 1));
     out << '\n';
   }
 
@@ -129,8 +131,8 @@ nlohmann::json latency_model_json(const Calibration& c, const std::string& comma
   }
   nlohmann::json points = nlohmann::json::array();
   for (const auto& p : c.points) {
-    nlohmann::json point = {{"batch", p.batch}, {"latency_s", p.latency_s}, {"standard_error_s", p.standard_error_s},
-                            {"input", p.input}};
+    nlohmann::json point = {
+        {"batch", p.batch}, {"latency_s", p.latency_s}, {"standard_error_s", p.standard_error_s}, {"input", p.input}};
     if (!p.overheads_s.empty()) {
       nlohmann::json overheads = nlohmann::json::object();
       for (const auto& [name, seconds] : p.overheads_s) overheads[name] = seconds;
@@ -152,8 +154,9 @@ nlohmann::json latency_model_json(const Calibration& c, const std::string& comma
                        {"max_relative_error_batch", f.quality.max_relative_error_batch},
                        {"residuals", residuals}};
     if (f.band)
-      form["band"] = {{"method", "bootstrap: points resampled with replacement (affine, knee) and perturbed by their "
-                                 "standard errors; pointwise quantiles of the refitted curves"},
+      form["band"] = {{"method",
+                       "bootstrap: points resampled with replacement (affine, knee) and perturbed by their "
+                       "standard errors; pointwise quantiles of the refitted curves"},
                       {"resamples", c.bootstrap.resamples},
                       {"seed", c.bootstrap.seed},
                       {"levels", f.band->levels},
@@ -162,19 +165,20 @@ nlohmann::json latency_model_json(const Calibration& c, const std::string& comma
     forms[form_name(f.form)] = form;
   }
   nlohmann::json model = {{"format", kLatencyModelFormat},
-                           {"command", command},
-                           {"statistic", statistic_name(c.statistic)},
-                           {"inputs", inputs},
-                           {"points", points},
-                           {"selected", form_name(c.selected)},
-                           {"forms", forms}};
+                          {"command", command},
+                          {"statistic", statistic_name(c.statistic)},
+                          {"inputs", inputs},
+                          {"points", points},
+                          {"selected", form_name(c.selected)},
+                          {"forms", forms}};
   if (c.spread) {
     nlohmann::json spread_points = nlohmann::json::array();
     for (const SpreadPoint& p : c.spread->points)
       spread_points.push_back({{"batch", p.batch}, {"cv", p.cv}, {"method", p.method}, {"input", p.input}});
     model["spread"] = {{"distribution", std::string(choice_name(kSpreadShapes, c.spread->shape))},
-                       {"method", "single calls' coefficient of variation (stddev / mean) per batch size; a simulated "
-                                  "kernel takes tau(b) times a factor of mean 1 and this cv, linear in b between points"},
+                       {"method",
+                        "single calls' coefficient of variation (stddev / mean) per batch size; a simulated "
+                        "kernel takes tau(b) times a factor of mean 1 and this cv, linear in b between points"},
                        {"points", spread_points}};
   }
   return model;

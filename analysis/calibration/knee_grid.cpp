@@ -11,11 +11,11 @@ namespace {
 // Weighted moments of the points with batch sizes above a knee, kept as points are added from the
 // largest batch down (West's weighted update, Comm. ACM 22(9), 1979: no sums of squares that cancel).
 struct ActiveMoments {
-  double weight = 0;     // A: sum of v = 1/y^2
-  double mean_b = 0;     // m: weighted mean batch size
-  double mean_y = 0;     // weighted mean latency
-  double m2_b = 0;       // sum v (b - m)^2
-  double co_by = 0;      // sum v (b - m)(y - mean_y)
+  double weight = 0;  // A: sum of v = 1/y^2
+  double mean_b = 0;  // m: weighted mean batch size
+  double mean_y = 0;  // weighted mean latency
+  double m2_b = 0;    // sum v (b - m)^2
+  double co_by = 0;   // sum v (b - m)(y - mean_y)
 
   void add(double b, double y, double v) {
     weight += v;
@@ -38,7 +38,8 @@ double grid_knee(const std::vector<double>& batches, std::size_t i) {
   return batches[j] * std::pow(batches[j + 1] / batches[j], static_cast<double>(s) / kKneeStepsPerGap);
 }
 
-ApproximateKneeCosts approximate_knee_costs(const std::vector<LatencyPoint>& points, const std::vector<double>& batches) {
+ApproximateKneeCosts approximate_knee_costs(const std::vector<LatencyPoint>& points,
+                                            const std::vector<double>& batches) {
   // All points: the weighted mean latency and its spread, Syy (the best constant's cost).
   double total_weight = 0, mean_y = 0;
   for (const auto& p : points) {
@@ -51,7 +52,8 @@ ApproximateKneeCosts approximate_knee_costs(const std::vector<LatencyPoint>& poi
 
   std::vector<std::size_t> order(points.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return points[a].batch > points[b].batch; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return points[a].batch > points[b].batch; });
 
   ApproximateKneeCosts out;
   out.cost.assign(knee_grid_size(batches), 0);
@@ -74,12 +76,13 @@ ApproximateKneeCosts approximate_knee_costs(const std::vector<LatencyPoint>& poi
     }
   }
   // Rounding in the moments (about n ulps of Syy) and in the exact QR cost: a bound far above both.
-  out.error_bound = 1e-9 * syy + 64 * std::numeric_limits<double>::epsilon() * static_cast<double>(points.size()) * (1 + syy);
+  out.error_bound =
+      1e-9 * syy + 64 * std::numeric_limits<double>::epsilon() * static_cast<double>(points.size()) * (1 + syy);
   return out;
 }
 
-std::size_t best_grid_knee(const ApproximateKneeCosts& approximate, const std::function<double(std::size_t)>& exact_cost,
-                           double& best_cost) {
+std::size_t best_grid_knee(const ApproximateKneeCosts& approximate,
+                           const std::function<double(std::size_t)>& exact_cost, double& best_cost) {
   // Only knees within twice the bound of the least approximate cost can win: the best exact cost is
   // at most that knee's, which is within the bound of its approximation.
   const double least = *std::min_element(approximate.cost.begin(), approximate.cost.end());

@@ -40,7 +40,7 @@ ApproximateKneeCosts approximate_knee_costs(const std::vector<LatencyPoint>& poi
 
 // The index of the first grid knee of least `exact_cost`, evaluating it only where the approximate
 // cost allows (and at most kMaxExactKneeCosts times); `best_cost` receives its exact cost.
-std::size_t best_grid_knee(const ApproximateKneeCosts& approximate, const std::function<double(std::size_t)>& exact_cost,
-                           double& best_cost);
+std::size_t best_grid_knee(const ApproximateKneeCosts& approximate,
+                           const std::function<double(std::size_t)>& exact_cost, double& best_cost);
 
 }  // namespace sonicsim::calibration

@@ -41,7 +41,8 @@ std::vector<double> band_batches(const std::vector<LatencyPoint>& points) {
   return {batches.begin(), batches.end()};
 }
 
-LatencyBand bootstrap_band(LatencyForm form, const std::vector<LatencyPoint>& points, const BootstrapSettings& settings) {
+LatencyBand bootstrap_band(LatencyForm form, const std::vector<LatencyPoint>& points,
+                           const BootstrapSettings& settings) {
   LatencyBand band;
   band.levels = settings.levels;
   band.batches = band_batches(points);
@@ -52,7 +53,8 @@ LatencyBand bootstrap_band(LatencyForm form, const std::vector<LatencyPoint>& po
   for (const auto& p : points) bare.push_back(LatencyPoint{p.batch, p.latency_s, p.standard_error_s, {}, {}});
   for (int r = 0; r < settings.resamples; ++r) {
     const KernelLatency curve = fit_form(form, resample(form, bare, rng));
-    for (std::size_t i = 0; i < band.batches.size(); ++i) at_batch[i].push_back(kernel_latency_s(curve, band.batches[i]));
+    for (std::size_t i = 0; i < band.batches.size(); ++i)
+      at_batch[i].push_back(kernel_latency_s(curve, band.batches[i]));
   }
   for (auto& values : at_batch) std::sort(values.begin(), values.end());
   for (double level : band.levels) {

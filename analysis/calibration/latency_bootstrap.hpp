@@ -21,6 +21,7 @@ struct BootstrapSettings {
 // The measured batch sizes plus the powers of two between them: where a band is tabulated.
 std::vector<double> band_batches(const std::vector<LatencyPoint>& points);
 
-LatencyBand bootstrap_band(LatencyForm form, const std::vector<LatencyPoint>& points, const BootstrapSettings& settings);
+LatencyBand bootstrap_band(LatencyForm form, const std::vector<LatencyPoint>& points,
+                           const BootstrapSettings& settings);
 
 }  // namespace sonicsim::calibration

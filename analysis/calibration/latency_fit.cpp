@@ -113,8 +113,9 @@ KneeLatency fit_knee(const std::vector<LatencyPoint>& points) {
   const std::vector<double> batches = distinct_batches(points);
   const auto grid = [&](std::size_t i) { return grid_knee(batches, i); };
   double best_cost = 0;
-  const std::size_t best = best_grid_knee(approximate_knee_costs(points, batches),
-                                          [&](std::size_t i) { return knee_line(points, grid(i)).cost; }, best_cost);
+  const std::size_t best = best_grid_knee(
+      approximate_knee_costs(points, batches), [&](std::size_t i) { return knee_line(points, grid(i)).cost; },
+      best_cost);
   double lo = grid(best == 0 ? 0 : best - 1);
   double hi = best + 1 < knee_grid_size(batches) ? grid(best + 1) : batches[batches.size() - 2];
   double knee = grid(best);

@@ -32,9 +32,9 @@ KernelLatency fit_form(LatencyForm form, const std::vector<LatencyPoint>& points
 double knee_cost(const std::vector<LatencyPoint>& points, double knee);
 
 struct FitQuality {
-  double r_squared = 0;           // 1 - SS_res / SS_tot, on the latencies themselves
-  double rms_relative_error = 0;  // sqrt(mean((fitted/measured - 1)^2))
-  double max_relative_error = 0;  // max |fitted/measured - 1| ...
+  double r_squared = 0;                 // 1 - SS_res / SS_tot, on the latencies themselves
+  double rms_relative_error = 0;        // sqrt(mean((fitted/measured - 1)^2))
+  double max_relative_error = 0;        // max |fitted/measured - 1| ...
   double max_relative_error_batch = 0;  // ... and where
   std::vector<double> fitted_s;         // at each point
 };

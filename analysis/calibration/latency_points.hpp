@@ -25,7 +25,7 @@ struct LatencyPoint {
 // One input file: what kind it was, its provenance and its points.
 struct CalibrationInput {
   std::string path;
-  std::string kind;  // "sonicsim calibration data v1" or "perf_analyzer csv"
+  std::string kind;                                             // "sonicsim calibration data v1" or "perf_analyzer csv"
   std::vector<std::pair<std::string, std::string>> provenance;  // header keys in file order
   std::vector<LatencyPoint> points;
 };

@@ -56,12 +56,14 @@ PerfAnalyzerTable parse_perf_analyzer_csv(const std::string& text, const std::st
                        "p50 latency", "p90 latency", "p95 latency", "p99 latency");
     const bool concurrency = reader.has_column("Concurrency");
     if (concurrency == reader.has_column("Request Rate"))
-      throw InputError(path, "line 1", "expected a perf_analyzer header with exactly one of the columns \"Concurrency\" and "
-                                       "\"Request Rate\"");
+      throw InputError(path, "line 1",
+                       "expected a perf_analyzer header with exactly one of the columns \"Concurrency\" and "
+                       "\"Request Rate\"");
     table.load_column = concurrency ? "Concurrency" : "Request Rate";
     for (const char* required : {"Inferences/Second", "Client Send", "Client Recv"})
       if (!reader.has_column(required))
-        throw InputError(path, "line 1", std::string("expected a \"") + required + "\" column (perf_analyzer -f output)");
+        throw InputError(path, "line 1",
+                         std::string("expected a \"") + required + "\" column (perf_analyzer -f output)");
 
     char* cells[kColumns];
     while (true) {
@@ -72,7 +74,8 @@ PerfAnalyzerTable parse_perf_analyzer_csv(const std::string& text, const std::st
       const unsigned line = reader.get_file_line();
       const auto microseconds = [&](const char* column, const char* text) {
         const long long us = integer_cell(path, line, column, text);
-        if (us < 0) throw InputError(path, cell_location(line, column), "expected a non-negative number of microseconds");
+        if (us < 0)
+          throw InputError(path, cell_location(line, column), "expected a non-negative number of microseconds");
         return us;
       };
       const auto optional_us = [&](const char* column, const char* text) -> std::optional<long long> {
@@ -111,13 +114,14 @@ CalibrationInput kernel_point_from_perf_analyzer(const PerfAnalyzerTable& table,
   const auto lowest = std::min_element(table.rows.begin(), table.rows.end(),
                                        [](const auto& a, const auto& b) { return a.load < b.load; });
   if (!lowest->compute_infer_us)
-    throw InputError(table.path, "line 1",
-                     "expected a \"Server Compute Infer\" column: perf_analyzer writes the server columns only when the "
-                     "server reports statistics");
+    throw InputError(
+        table.path, "line 1",
+        "expected a \"Server Compute Infer\" column: perf_analyzer writes the server columns only when the "
+        "server reports statistics");
   if (*lowest->compute_infer_us == 0 || *lowest->compute_infer_us > limits::kMaxDurationS * 1e6)
     throw InputError(table.path, cell_location(lowest->line, "Server Compute Infer"),
-                     printf_string("expected a kernel time at the lowest load from 1 to %g us, got %lld", limits::kMaxDurationS * 1e6,
-                                   *lowest->compute_infer_us));
+                     printf_string("expected a kernel time at the lowest load from 1 to %g us, got %lld",
+                                   limits::kMaxDurationS * 1e6, *lowest->compute_infer_us));
   const auto seconds = [](std::optional<long long> us) { return static_cast<double>(us.value_or(0)) * 1e-6; };
   LatencyPoint point{static_cast<double>(batch_size), seconds(lowest->compute_infer_us), 0.0, table.path, {}};
   point.overheads_s = {{"client_send", seconds(lowest->client_send_us)},
@@ -129,7 +133,8 @@ CalibrationInput kernel_point_from_perf_analyzer(const PerfAnalyzerTable& table,
   kernel_spread_from_percentiles(*lowest, point);
   std::ostringstream load;
   load << table.load_column << ' ' << lowest->load;
-  return CalibrationInput{table.path, "perf_analyzer csv",
+  return CalibrationInput{table.path,
+                          "perf_analyzer csv",
                           {{"perf_analyzer_batch_size", std::to_string(batch_size)},
                            {"row", "line " + std::to_string(lowest->line) + " (lowest load: " + load.str() + ")"}},
                           {point}};

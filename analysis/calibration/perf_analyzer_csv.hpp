@@ -15,15 +15,14 @@ struct PerfAnalyzerRow {
   double inferences_per_s = 0;
   // Microseconds, as written. Server columns are absent when the server had no statistics.
   long long client_send_us = 0;
-  std::optional<long long> network_server_us, server_queue_us, compute_input_us, compute_infer_us,
-      compute_output_us;
+  std::optional<long long> network_server_us, server_queue_us, compute_input_us, compute_infer_us, compute_output_us;
   long long client_recv_us = 0;
   std::optional<long long> p50_us, p90_us, p95_us, p99_us;
 };
 
 struct PerfAnalyzerTable {
   std::string path;
-  std::string load_column;  // "Concurrency" or "Request Rate"
+  std::string load_column;            // "Concurrency" or "Request Rate"
   std::vector<PerfAnalyzerRow> rows;  // in file order
 };
 

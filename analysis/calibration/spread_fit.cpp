@@ -24,7 +24,8 @@ KernelSpread FittedSpread::spread() const {
   return spread;
 }
 
-FittedSpread fit_spread(const std::vector<LatencyPoint>& points, SpreadShape shape, std::vector<std::string>& not_fitted) {
+FittedSpread fit_spread(const std::vector<LatencyPoint>& points, SpreadShape shape,
+                        std::vector<std::string>& not_fitted) {
   FittedSpread fitted{shape, {}};
   std::vector<std::string> without;
   for (const LatencyPoint& p : points) {

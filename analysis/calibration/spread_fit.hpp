@@ -35,6 +35,7 @@ struct FittedSpread {
 
 // The spread of every point that has one. Points without one are listed in `not_fitted`; none at
 // all is an error (std::invalid_argument): --spread asked for what the inputs do not hold.
-FittedSpread fit_spread(const std::vector<LatencyPoint>& points, SpreadShape shape, std::vector<std::string>& not_fitted);
+FittedSpread fit_spread(const std::vector<LatencyPoint>& points, SpreadShape shape,
+                        std::vector<std::string>& not_fitted);
 
 }  // namespace sonicsim::calibration

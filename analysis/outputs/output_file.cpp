@@ -57,8 +57,10 @@ void OutputFile::close() {
   file_ = nullptr;
   if (!flushed || !closed) {
     remove_partial(path_);
-    throw std::runtime_error(path_ + ": cannot write: " + std::strerror(!flushed && flush_error ? flush_error
-                                                                        : close_error ? close_error : EIO));
+    throw std::runtime_error(path_ + ": cannot write: " +
+                             std::strerror(!flushed && flush_error ? flush_error
+                                           : close_error           ? close_error
+                                                                   : EIO));
   }
 }
 

@@ -15,7 +15,9 @@ std::string part_path(const std::string& directory, const char* file, std::size_
   return (std::filesystem::path(directory) / (std::string(file) + ".part-" + std::to_string(level_index))).string();
 }
 
-const char* level_column(PerfLoadMode mode) { return mode == PerfLoadMode::Concurrency ? "concurrency," : "request_rate,"; }
+const char* level_column(PerfLoadMode mode) {
+  return mode == PerfLoadMode::Concurrency ? "concurrency," : "request_rate,";
+}
 
 // The header, then every level's part in order; a part is removed once copied.
 void join(const std::string& directory, const char* file, const std::string& header, std::size_t levels) {
@@ -79,7 +81,8 @@ void PerfLevelRecords::close() {
   if (batches_) batches_->close();
 }
 
-void join_perf_records(const PerfRecordOutput& output, std::size_t levels, PerfLoadMode mode, const RecordNames& names) {
+void join_perf_records(const PerfRecordOutput& output, std::size_t levels, PerfLoadMode mode,
+                       const RecordNames& names) {
   if (output.requests) join(output.directory, "requests.csv", level_column(mode) + request_columns(names), levels);
   if (output.batches) join(output.directory, "batches.csv", level_column(mode) + batch_columns(names), levels);
 }

@@ -72,18 +72,18 @@ std::string perf_csv(PerfLoadMode mode, std::vector<PerfRow> rows) {
   std::stable_sort(rows.begin(), rows.end(),
                    [](const PerfRow& x, const PerfRow& y) { return x.inferences_per_s < y.inferences_per_s; });
   std::string out = mode == PerfLoadMode::Concurrency ? "Concurrency" : "Request Rate";
-  out += ",Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,"
-         "Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency\n";
+  out +=
+      ",Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,"
+      "Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency\n";
   for (const PerfRow& r : rows) {
     if (r.requests == 0) continue;
-    out += printf_string("%s,%g,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
-                         format_level(mode, r.level).c_str(), r.inferences_per_s,
-                         static_cast<long long>(r.client_send_us), static_cast<long long>(r.network_server_us),
-                         static_cast<long long>(r.server_queue_us), static_cast<long long>(r.server_compute_input_us),
-                         static_cast<long long>(r.server_compute_infer_us),
-                         static_cast<long long>(r.server_compute_output_us), static_cast<long long>(r.client_recv_us),
-                         static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us),
-                         static_cast<long long>(r.p95_us), static_cast<long long>(r.p99_us));
+    out += printf_string(
+        "%s,%g,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n", format_level(mode, r.level).c_str(),
+        r.inferences_per_s, static_cast<long long>(r.client_send_us), static_cast<long long>(r.network_server_us),
+        static_cast<long long>(r.server_queue_us), static_cast<long long>(r.server_compute_input_us),
+        static_cast<long long>(r.server_compute_infer_us), static_cast<long long>(r.server_compute_output_us),
+        static_cast<long long>(r.client_recv_us), static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us),
+        static_cast<long long>(r.p95_us), static_cast<long long>(r.p99_us));
   }
   return out;
 }
@@ -94,28 +94,30 @@ std::string format_perf_table(PerfLoadMode mode, const std::vector<PerfRow>& row
                                   "queue us", "compute us", "p50 us", "p90 us", "p99 us");
   for (const PerfRow& r : rows) {
     if (r.requests == 0) {
-      out += printf_string("%-12s %s\n", format_level(mode, r.level).c_str(), "no request came back inside the windows");
+      out +=
+          printf_string("%-12s %s\n", format_level(mode, r.level).c_str(), "no request came back inside the windows");
       continue;
     }
-    out += printf_string("%-12s %14.1f %10lld %10lld %10lld %10lld %10lld %10lld\n", format_level(mode, r.level).c_str(),
-                         r.inferences_per_s, static_cast<long long>(r.avg_us), static_cast<long long>(r.server_queue_us),
-                         static_cast<long long>(r.server_compute_input_us + r.server_compute_infer_us +
-                                                r.server_compute_output_us),
-                         static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us),
-                         static_cast<long long>(r.p99_us));
+    out += printf_string(
+        "%-12s %14.1f %10lld %10lld %10lld %10lld %10lld %10lld\n", format_level(mode, r.level).c_str(),
+        r.inferences_per_s, static_cast<long long>(r.avg_us), static_cast<long long>(r.server_queue_us),
+        static_cast<long long>(r.server_compute_input_us + r.server_compute_infer_us + r.server_compute_output_us),
+        static_cast<long long>(r.p50_us), static_cast<long long>(r.p90_us), static_cast<long long>(r.p99_us));
   }
   return out;
 }
 
 std::string no_response(const PerfAnalyzerLoad& load, const std::string& which) {
-  return printf_string("no request came back inside the %d x %g s windows at %s: no throughput or latency to report "
-                       "(perf_analyzer stops at such a level: \"No valid requests recorded within time interval\")",
-                       load.windows, load.measurement_interval_s, which.c_str());
+  return printf_string(
+      "no request came back inside the %d x %g s windows at %s: no throughput or latency to report "
+      "(perf_analyzer stops at such a level: \"No valid requests recorded within time interval\")",
+      load.windows, load.measurement_interval_s, which.c_str());
 }
 
 std::string no_response_error(const Scenario& scenario, double level) {
   const PerfAnalyzerLoad& load = *scenario.perf_analyzer;
-  return InputError(scenario.file, "/perf_analyzer/measurement_interval", no_response(load, level_name(load.mode, level)))
+  return InputError(scenario.file, "/perf_analyzer/measurement_interval",
+                    no_response(load, level_name(load.mode, level)))
       .what();
 }
 

@@ -25,9 +25,9 @@ struct PerfRow {
   std::int64_t p50_us = 0, p90_us = 0, p95_us = 0, p99_us = 0, avg_us = 0;
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PerfRow, level, requests, inferences_per_s, client_send_us, network_server_us, server_queue_us,
-                                   server_compute_input_us, server_compute_infer_us, server_compute_output_us,
-                                   client_recv_us, p50_us, p90_us, p95_us, p99_us, avg_us)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PerfRow, level, requests, inferences_per_s, client_send_us, network_server_us,
+                                   server_queue_us, server_compute_input_us, server_compute_infer_us,
+                                   server_compute_output_us, client_recv_us, p50_us, p90_us, p95_us, p99_us, avg_us)
 
 // perf_analyzer's percentile: the sorted value at index floor(NN/100 * (n - 1) + 0.5).
 std::int64_t perf_percentile(const std::vector<std::int64_t>& sorted, int nn);

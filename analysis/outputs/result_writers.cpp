@@ -37,8 +37,8 @@ void write_jobs_csv(const std::string& path, const SimulationResults& r) {
   f.write(r.threaded ? ",threads,busy_thread_s,events_per_s,cpu_efficiency\n" : "\n");
   for (const JobRecord& j : r.jobs) {
     f.printf("%d,%d,%.6f,", j.job, j.attempt, j.submit_s);
-    const bool ended = j.outcome == JobOutcome::Done || j.outcome == JobOutcome::Failed ||
-                       j.outcome == JobOutcome::Resubmitted;
+    const bool ended =
+        j.outcome == JobOutcome::Done || j.outcome == JobOutcome::Failed || j.outcome == JobOutcome::Resubmitted;
     if (j.outcome == JobOutcome::Queued) {
       f.write(",,,,");
     } else {
@@ -63,8 +63,9 @@ void write_jobs_csv(const std::string& path, const SimulationResults& r) {
 // Jobs with threads have two more columns: the event's stream and its waits for a thread.
 void write_events_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
-  f.write("job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,frontend_s,"
-          "queue_s,");
+  f.write(
+      "job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,frontend_s,"
+      "queue_s,");
   f.printf("%s_s,requests,rejected_requests", device_words(r.device_naming).key);
   f.write(r.threaded ? ",stream,thread_wait_s\n" : "\n");
   for (const EventRecord& e : r.events) {
@@ -98,8 +99,10 @@ void write_batches_csv(const std::string& path, const SimulationResults& r) {
 // One row per Prometheus scrape; a metric with no value yet is an empty field.
 void write_timeseries_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
-  f.printf("time_s,pending,starting,ready,draining,desired,metric,requests_per_s,queue_ms,%s_utilization,"
-           "jobs_running,jobs_queued,jobs_gated\n", device_words(r.device_naming).key);
+  f.printf(
+      "time_s,pending,starting,ready,draining,desired,metric,requests_per_s,queue_ms,%s_utilization,"
+      "jobs_running,jobs_queued,jobs_gated\n",
+      device_words(r.device_naming).key);
   auto field = [&f](const std::optional<double>& x) {
     if (x) f.printf("%.6g", *x);
     f.write(",");

@@ -15,7 +15,7 @@ void write_results(const std::string& directory, const SimulationResults& result
 void write_events_csv(const std::string& path, const SimulationResults& results);
 void write_requests_csv(const std::string& path, const SimulationResults& results);
 void write_batches_csv(const std::string& path, const SimulationResults& results);
-void write_jobs_csv(const std::string& path, const SimulationResults& results);  // batch-system workloads
+void write_jobs_csv(const std::string& path, const SimulationResults& results);        // batch-system workloads
 void write_timeseries_csv(const std::string& path, const SimulationResults& results);  // scraped runs
 
 }  // namespace sonicsim

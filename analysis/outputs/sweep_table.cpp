@@ -72,20 +72,23 @@ std::string band_cell(const Summary& s, const std::string& output, double Output
   return "";
 }
 const std::vector<Column> kBandMetrics = {
-    {"band_event_time_median_s", [](const Summary& s) { return band_cell(s, "mean per-event time", &OutputBand::median); }},
+    {"band_event_time_median_s",
+     [](const Summary& s) { return band_cell(s, "mean per-event time", &OutputBand::median); }},
     {"band_event_time_p5_s", [](const Summary& s) { return band_cell(s, "mean per-event time", &OutputBand::p5); }},
     {"band_event_time_p95_s", [](const Summary& s) { return band_cell(s, "mean per-event time", &OutputBand::p95); }},
     {"band_events_per_s_median", [](const Summary& s) { return band_cell(s, "throughput", &OutputBand::median); }},
     {"band_events_per_s_p5", [](const Summary& s) { return band_cell(s, "throughput", &OutputBand::p5); }},
     {"band_events_per_s_p95", [](const Summary& s) { return band_cell(s, "throughput", &OutputBand::p95); }},
-    {"unknowns_runs", [](const Summary& s) { return in(s.declared_unknowns, [](const auto& u) { return cell(u.runs); }); }},
+    {"unknowns_runs",
+     [](const Summary& s) { return in(s.declared_unknowns, [](const auto& u) { return cell(u.runs); }); }},
 };
 
 const std::vector<Column> kUsageMetrics = {
     {"{d}_hours", [](const Summary& s) { return in(s.usage, [](const auto& u) { return cell(u.gpu_hours); }); }},
     {"{d}_hours_per_1000_events",
      [](const Summary& s) { return in(s.usage, [](const auto& u) { return cell(u.gpu_hours_per_1000_events); }); }},
-    {"cost_per_event", [](const Summary& s) { return in(s.usage, [](const auto& u) { return cell(u.cost_per_event); }); }},
+    {"cost_per_event",
+     [](const Summary& s) { return in(s.usage, [](const auto& u) { return cell(u.cost_per_event); }); }},
     {"mean_ready_replicas",
      [](const Summary& s) { return in(s.autoscaling, [](const auto& a) { return cell(a.mean_ready_replicas); }); }},
     {"jobs_gated", [](const Summary& s) { return in(s.gate, [](const auto& g) { return cell(g.refused); }); }},
@@ -98,7 +101,7 @@ std::string sweep_csv(const std::vector<std::string>& pointers, const std::vecto
   out << "point";
   for (const auto& p : pointers) out << ',' << csv_field(p);
   out << ",status";
-  bool scraped = false;  // the usage columns, only where some point has them: other sweeps keep their columns
+  bool scraped = false;    // the usage columns, only where some point has them: other sweeps keep their columns
   bool uncertain = false;  // the band columns, likewise only where some point has them
   for (const SweepPointResult& p : points) scraped = scraped || (p.summary && p.summary->usage);
   for (const SweepPointResult& p : points) uncertain = uncertain || (p.summary && p.summary->declared_unknowns);

@@ -4,7 +4,8 @@
 
 namespace sonicsim {
 
-SteadyEventTime cycle_event_time(const std::vector<EventRecord>& events, double warmup_s, double cycle_s, double until_s) {
+SteadyEventTime cycle_event_time(const std::vector<EventRecord>& events, double warmup_s, double cycle_s,
+                                 double until_s) {
   SteadyEventTime s;
   s.cycle_s = cycle_s;
   const double first = std::ceil(warmup_s / cycle_s);
@@ -48,7 +49,8 @@ SteadyEventTime cycle_event_time(const std::vector<EventRecord>& events, double 
     const double residual = sums[held[i]] - ratio * events_in[held[i]];
     squares += residual * residual;
   }
-  const double standard_error = std::sqrt(squares / static_cast<double>(kept - 1) / static_cast<double>(kept)) / per_cycle;
+  const double standard_error =
+      std::sqrt(squares / static_cast<double>(kept - 1) / static_cast<double>(kept)) / per_cycle;
   const double t = stats::student_t_quantile(0.975, static_cast<double>(kept - 1));
   s.mean_s = stats::Interval{ratio, t * standard_error, kept, static_cast<std::size_t>(per_cycle)};
   return s;

@@ -24,6 +24,7 @@ inline constexpr std::size_t kMinCycles = 5;
 // Over cycles [k c, (k + 1) c) from the first that starts at or after `warmup_s`, each ending by
 // `until_s`; events that start before `warmup_s` are left out, the rest go to the cycle in which they
 // complete. A cycle in which no event completes (an idle farm) holds no batch.
-SteadyEventTime cycle_event_time(const std::vector<EventRecord>& events, double warmup_s, double cycle_s, double until_s);
+SteadyEventTime cycle_event_time(const std::vector<EventRecord>& events, double warmup_s, double cycle_s,
+                                 double until_s);
 
 }  // namespace sonicsim

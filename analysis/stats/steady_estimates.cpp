@@ -9,7 +9,8 @@ namespace sonicsim {
 
 std::size_t min_batch_events(std::size_t concurrent_jobs) { return std::max(stats::kMinBatchSize, concurrent_jobs); }
 
-SteadyEventTime steady_event_time(const std::vector<EventRecord>& events, double warmup_s, std::size_t concurrent_jobs) {
+SteadyEventTime steady_event_time(const std::vector<EventRecord>& events, double warmup_s,
+                                  std::size_t concurrent_jobs) {
   SteadyEventTime s;
   s.min_batch_events = min_batch_events(concurrent_jobs);
   s.warmup_end_s = warmup_s;

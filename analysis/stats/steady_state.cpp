@@ -62,8 +62,8 @@ std::optional<Interval> mean_interval(const std::vector<double>& values, double 
   return Interval{mean, t * s / std::sqrt(static_cast<double>(n)), n, 1};
 }
 
-std::optional<Interval> batch_means_interval(const std::vector<double>& series, std::size_t batches,
-                                             double confidence, std::size_t min_batch_size) {
+std::optional<Interval> batch_means_interval(const std::vector<double>& series, std::size_t batches, double confidence,
+                                             std::size_t min_batch_size) {
   if (batches < 2) return std::nullopt;
   const std::size_t size = series.size() / batches;
   if (size < std::max<std::size_t>(min_batch_size, 1)) return std::nullopt;

@@ -21,7 +21,8 @@ double first_order_index(const std::vector<double>& u, const std::vector<double>
   mean /= static_cast<double>(n);
   double total = 0;
   for (double v : y) total += (v - mean) * (v - mean);
-  if (!(total > 1e-24 * std::max(1.0, mean * mean) * static_cast<double>(n))) return std::numeric_limits<double>::quiet_NaN();
+  if (!(total > 1e-24 * std::max(1.0, mean * mean) * static_cast<double>(n)))
+    return std::numeric_limits<double>::quiet_NaN();
   // E[Y | X]: each alternative's mean; for a range, a straight line in each of k equal bins of its
   // probability (k = floor(sqrt(n) / 2), at least 1), so that a smooth trend is not cut into steps.
   const bool range = alternatives == 0;
@@ -51,8 +52,7 @@ double first_order_index(const std::vector<double>& u, const std::vector<double>
   const double raw = explained / total;
   if (parameters < 2 || n <= parameters) return std::clamp(raw, 0.0, 1.0);
   // Adjusted like R^2 for its parameters beyond the mean: an unknown that does nothing reads about 0.
-  const double adjusted =
-      1 - (1 - raw) * static_cast<double>(n - 1) / static_cast<double>(n - parameters);
+  const double adjusted = 1 - (1 - raw) * static_cast<double>(n - 1) / static_cast<double>(n - parameters);
   return std::clamp(adjusted, 0.0, 1.0);
 }
 

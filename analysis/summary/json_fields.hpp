@@ -139,7 +139,8 @@ class JsonReader {
     const auto [node, pointer] = member(key);
     if (!node.is_array()) fail(pointer, "expected an array");
     values.clear();
-    for (std::size_t i = 0; i < node.size(); ++i) values.push_back(scalar<T>(node[i], pointer + "/" + std::to_string(i)));
+    for (std::size_t i = 0; i < node.size(); ++i)
+      values.push_back(scalar<T>(node[i], pointer + "/" + std::to_string(i)));
   }
   template <class Value>
   void derived(std::string_view, Value&&) {}

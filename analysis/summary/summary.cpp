@@ -40,7 +40,8 @@ JobsSummary summarize_jobs(const SimulationResults& r) {
   for (const auto& [when, change] : changes) s.peak_running = std::max(s.peak_running, running += change);
   const stats::Description w = stats::describe(waits);
   s.queue_wait_s = {w.mean, w.p50, w.p90, w.p99, w.max};
-  if (r.end_s > 0 && r.worker_cores > 0) s.slot_occupancy = core_seconds / (static_cast<double>(r.worker_cores) * r.end_s);
+  if (r.end_s > 0 && r.worker_cores > 0)
+    s.slot_occupancy = core_seconds / (static_cast<double>(r.worker_cores) * r.end_s);
   return s;
 }
 
@@ -149,8 +150,10 @@ Summary summarize(const SimulationResults& r) {
   const LinkRecord* busiest_private = nullptr;
   for (const LinkRecord& l : r.links) {
     if (l.shared) {
-      s.links.push_back({l.name, l.bandwidth_Bps * 8, l.bytes, r.end_s > 0 ? l.bytes / (l.bandwidth_Bps * r.end_s) : 0});
-    } else if (!busiest_private || l.bytes / l.bandwidth_Bps > busiest_private->bytes / busiest_private->bandwidth_Bps) {
+      s.links.push_back(
+          {l.name, l.bandwidth_Bps * 8, l.bytes, r.end_s > 0 ? l.bytes / (l.bandwidth_Bps * r.end_s) : 0});
+    } else if (!busiest_private ||
+               l.bytes / l.bandwidth_Bps > busiest_private->bytes / busiest_private->bandwidth_Bps) {
       busiest_private = &l;
     }
   }
@@ -165,9 +168,16 @@ Summary summarize(const SimulationResults& r) {
   if (r.batch_system) s.jobs = summarize_jobs(r);
   if (r.threaded) s.job_threads = summarize_job_threads(r);
   if (r.failures_possible)
-    s.failures = FailureSummary{r.server_failures, r.server_restarts, r.requests_failed_unavailable,
-                                r.requests_failed_deadline, r.requests_failed_cancelled, r.requests_retried,
-                                r.requests_failed_over, r.events_fallen_back, r.jobs_failed, r.events_lost,
+    s.failures = FailureSummary{r.server_failures,
+                                r.server_restarts,
+                                r.requests_failed_unavailable,
+                                r.requests_failed_deadline,
+                                r.requests_failed_cancelled,
+                                r.requests_retried,
+                                r.requests_failed_over,
+                                r.events_fallen_back,
+                                r.jobs_failed,
+                                r.events_lost,
                                 r.cpu_lost_s};
   if (r.gated)
     s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric, r.events_on_gate_fallback,
@@ -180,7 +190,8 @@ Summary summarize(const SimulationResults& r) {
     const double in_service_s = r.autoscaling->serving_gpu_seconds + r.fixed_gpu_seconds;
     if (in_service_s > 0) s.autoscaling->gpu_utilization_in_service = busy_s / in_service_s;
   }
-  if (r.connection_limited) s.connections = ConnectionSummary{r.connections, r.connections_refused, r.events_on_gate_fallback};
+  if (r.connection_limited)
+    s.connections = ConnectionSummary{r.connections, r.connections_refused, r.events_on_gate_fallback};
   return s;
 }
 

@@ -74,8 +74,8 @@ struct JobsSummary {
   // Runs: a resubmitted job counts once per submission.
   std::int64_t submitted = 0, started = 0, done = 0, running_at_end = 0, queued_at_end = 0;
   std::int64_t failed = 0, resubmitted = 0;  // runs ended by a failure: for good, or submitted again
-  QueueWait queue_wait_s;    // submit to start, over started jobs
-  double slot_occupancy = 0;  // core-seconds held by jobs (threads x time) / (worker cores x simulated time)
+  QueueWait queue_wait_s;                    // submit to start, over started jobs
+  double slot_occupancy = 0;      // core-seconds held by jobs (threads x time) / (worker cores x simulated time)
   std::int64_t peak_running = 0;  // the most jobs running at once
   bool operator==(const JobsSummary&) const = default;
 };
@@ -84,8 +84,8 @@ struct JobsSummary {
 struct FailureSummary {
   std::int64_t server_failures = 0, server_restarts = 0;
   std::int64_t unavailable = 0, deadline_exceeded = 0, cancelled = 0;  // failed requests by cause
-  std::int64_t retried = 0, failed_over = 0;  // failed attempts followed by another try
-  std::int64_t events_on_cpu = 0;              // events whose module fell back to the CPU after a failure
+  std::int64_t retried = 0, failed_over = 0;                           // failed attempts followed by another try
+  std::int64_t events_on_cpu = 0;  // events whose module fell back to the CPU after a failure
   std::int64_t jobs_failed = 0, events_lost = 0;
   double cpu_lost_s = 0;  // core seconds of the failed job runs
   std::int64_t requests_failed() const { return unavailable + deadline_exceeded + cancelled; }
@@ -109,8 +109,8 @@ struct ConnectionSummary {
 
 // Where Prometheus scraped the farm (a gate or an autoscaler): what the farm held and cost.
 struct UsageSummary {
-  double gpu_hours = 0;   // fixed groups over the run, plus the GPUs autoscaled pods held
-  double core_hours = 0;  // worker cores held by running jobs
+  double gpu_hours = 0;                             // fixed groups over the run, plus the GPUs autoscaled pods held
+  double core_hours = 0;                            // worker cores held by running jobs
   std::optional<double> gpu_hours_per_1000_events;  // over completed events, warm-up included; none without
   std::optional<std::string> currency;
   std::optional<double> cost_per_event;  // (GPU-hours and core-hours at the scenario's prices) / events
@@ -168,7 +168,7 @@ struct UnknownsSummary {
   std::string design;  // "latin hypercube", "full factorial over the choices, latin hypercube of the ranges"
   std::uint64_t design_seed = 0;
   std::int64_t runs = 0, batches = 0;
-  std::string stopped;  // why the design ended: "--samples", "the band steady", "--max-samples"
+  std::string stopped;            // why the design ended: "--samples", "the band steady", "--max-samples"
   std::int64_t unsound_runs = 0;  // left out of the bands (run_soundness.hpp), with the first's reasons
   std::string unsound_reason;
   std::vector<DeclaredUnknownEntry> unknowns;
@@ -195,9 +195,9 @@ struct Summary {
   double mean_batch_items = 0;
   double gpu_utilization = 0;  // mean over all GPUs, 0..1
   std::vector<GpuUtilization> gpus;
-  std::vector<LinkUtilization> links;          // shared links, then the busiest worker NIC
-  std::vector<TritonServerStatistics> triton;  // whole run, like Triton's counters since model load
-  std::optional<JobsSummary> jobs;             // batch-system workloads only
+  std::vector<LinkUtilization> links;            // shared links, then the busiest worker NIC
+  std::vector<TritonServerStatistics> triton;    // whole run, like Triton's counters since model load
+  std::optional<JobsSummary> jobs;               // batch-system workloads only
   std::optional<JobThreadsSummary> job_threads;  // jobs with threads and streams only
   std::optional<FailureSummary> failures;
   std::optional<GateSummary> gate;
@@ -205,7 +205,7 @@ struct Summary {
   std::optional<ConnectionSummary> connections;
   std::optional<UsageSummary> usage;
   std::optional<AutoscalingSummary> autoscaling;
-  std::optional<PrecisionStop> precision_stop;  // with a stopping rule: how the run ended
+  std::optional<PrecisionStop> precision_stop;       // with a stopping rule: how the run ended
   std::optional<UnknownsSummary> declared_unknowns;  // with declared unknowns only
   bool operator==(const Summary&) const = default;
 };

@@ -46,7 +46,9 @@ class PromWriter {
 
 }  // namespace
 
-std::string simulated_gpu_uuid(const std::string& server, int gpu) { return "GPU-" + server + "-" + std::to_string(gpu); }
+std::string simulated_gpu_uuid(const std::string& server, int gpu) {
+  return "GPU-" + server + "-" + std::to_string(gpu);
+}
 
 std::string triton_prometheus_text(const SimulationResults& r, const Summary& s, int server) {
   const std::string& name = r.server_names[server];
@@ -77,7 +79,8 @@ std::string triton_prometheus_text(const SimulationResults& r, const Summary& s,
   const std::pair<Family, Counter> counters[] = {
       {{"nv_inference_count", "counter", "Number of inferences performed (does not include cached requests)"},
        &TritonPromSeries::inference_count},
-      {{"nv_inference_exec_count", "counter", "Number of model executions performed (does not include cached requests)"},
+      {{"nv_inference_exec_count", "counter",
+        "Number of model executions performed (does not include cached requests)"},
        &TritonPromSeries::exec_count},
       {{"nv_inference_request_duration_us", "counter", "Cumulative inference request duration in microseconds"},
        &TritonPromSeries::request_duration_us},
@@ -103,7 +106,8 @@ std::string triton_prometheus_text(const SimulationResults& r, const Summary& s,
   out.family({"nv_gpu_utilization", "gauge", "GPU utilization rate [0.0 - 1.0)"});
   for (const GpuUtilization& g : s.gpus) {
     if (g.server != name) continue;
-    out.sample("gpu_uuid=\"" + label_value(simulated_gpu_uuid(name, g.gpu)) + "\"", printf_string("%.6f", g.utilization));
+    out.sample("gpu_uuid=\"" + label_value(simulated_gpu_uuid(name, g.gpu)) + "\"",
+               printf_string("%.6f", g.utilization));
   }
   return out.take();
 }

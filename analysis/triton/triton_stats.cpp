@@ -81,8 +81,11 @@ void TritonModelStats::request_failed(const RequestRecord& request, double now_s
 void accumulate(TritonModelStats& a, const TritonModelStats& b) {
   a.inference_count += b.inference_count;
   a.execution_count += b.execution_count;
-  for (auto [to, from] : {std::pair{&a.success, &b.success}, {&a.fail, &b.fail}, {&a.queue, &b.queue},
-                          {&a.compute_input, &b.compute_input}, {&a.compute_infer, &b.compute_infer},
+  for (auto [to, from] : {std::pair{&a.success, &b.success},
+                          {&a.fail, &b.fail},
+                          {&a.queue, &b.queue},
+                          {&a.compute_input, &b.compute_input},
+                          {&a.compute_infer, &b.compute_infer},
                           {&a.compute_output, &b.compute_output}})
     add(*to, *from);
 }

@@ -35,8 +35,8 @@ bool point_mass(const std::vector<double>& values, double resolution) {
   return *high - *low <= resolution + rounding;
 }
 
-std::vector<ValidationRow> compare_distribution(const std::string& id, const std::string& label, const std::string& unit,
-                                                const std::vector<double>& quantiles,
+std::vector<ValidationRow> compare_distribution(const std::string& id, const std::string& label,
+                                                const std::string& unit, const std::vector<double>& quantiles,
                                                 const std::vector<double>& measured,
                                                 const std::vector<double>& simulated, const Tolerances& t,
                                                 double resolution) {
@@ -47,7 +47,8 @@ std::vector<ValidationRow> compare_distribution(const std::string& id, const std
   std::vector<ValidationRow> rows = {compare_value(id + "_mean", label + " mean (" + unit + ")", m.mean, s.mean, t)};
   for (double q : quantiles) {
     const std::string p = printf_string("p%g", 100 * q);
-    rows.push_back(compare_value(id + "_" + p, label + " " + p + " (" + unit + ")", stats::quantile_sorted(measured_sorted, q),
+    rows.push_back(compare_value(id + "_" + p, label + " " + p + " (" + unit + ")",
+                                 stats::quantile_sorted(measured_sorted, q),
                                  stats::quantile_sorted(simulated_sorted, q), t));
   }
   const double ks = stats::ks_statistic(measured, simulated);
@@ -56,7 +57,9 @@ std::vector<ValidationRow> compare_distribution(const std::string& id, const std
   if (measured_point || simulated_point) {
     rows.back().applicable = false;
     rows.back().pass = true;
-    rows.back().note = std::string(measured_point && simulated_point ? "both are" : measured_point ? "the log is" : "the simulation is") +
+    rows.back().note = std::string(measured_point && simulated_point ? "both are"
+                                   : measured_point                  ? "the log is"
+                                                                     : "the simulation is") +
                        " a point mass at the log's resolution";
   }
   const double w1 = stats::wasserstein1(measured, simulated);
@@ -92,8 +95,8 @@ double events_per_s(const std::vector<LoggedEvent>& events) {
 }
 
 std::string format_rows(const std::vector<ValidationRow>& rows) {
-  std::string out = printf_string("%-36s %14s %14s %10s %10s  %s\n", "metric", "measured", "simulated", "error",
-                                  "tolerance", "");
+  std::string out =
+      printf_string("%-36s %14s %14s %10s %10s  %s\n", "metric", "measured", "simulated", "error", "tolerance", "");
   for (const auto& r : rows) {
     const bool distance = r.id.ends_with("_ks") || r.id.ends_with("_wasserstein") || r.id.ends_with("_mae");
     const std::string measured = distance ? "" : printf_string("%.6g", r.measured);

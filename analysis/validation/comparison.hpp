@@ -11,8 +11,8 @@
 namespace sonicsim::validation {
 
 struct Tolerances {
-  double relative = 0.10;  // default for every relative error
-  double ks = 0.20;        // default for KS statistics
+  double relative = 0.10;                   // default for every relative error
+  double ks = 0.20;                         // default for KS statistics
   std::map<std::string, double> by_metric;  // metric id -> tolerance, overriding the defaults
 };
 
@@ -20,7 +20,7 @@ struct ValidationRow {
   std::string id;     // e.g. "event_time_p90": the key of a tolerance
   std::string label;  // e.g. "event time p90 (s)"
   double measured = 0, simulated = 0;
-  double error = 0;   // relative error, or the KS statistic / relative W1 distance
+  double error = 0;  // relative error, or the KS statistic / relative W1 distance
   double tolerance = 0;
   bool pass = false;
   // False for a statistic that says nothing about these data (a KS statistic where a distribution
@@ -34,8 +34,8 @@ struct ValidationRow {
 // Where either distribution is a point mass at `resolution` (its values span at most that much:
 // the log's last digit), the KS statistic is not applicable: between two point masses it is 0 or 1
 // whatever their distance, which the mean, the quantiles and Wasserstein-1 measure.
-std::vector<ValidationRow> compare_distribution(const std::string& id, const std::string& label, const std::string& unit,
-                                                const std::vector<double>& quantiles,
+std::vector<ValidationRow> compare_distribution(const std::string& id, const std::string& label,
+                                                const std::string& unit, const std::vector<double>& quantiles,
                                                 const std::vector<double>& measured,
                                                 const std::vector<double>& simulated, const Tolerances& tolerances,
                                                 double resolution = 0);

@@ -60,21 +60,27 @@ std::vector<double> parse_job_throughput_log(const std::string& text, const std:
   for_each_value_line(text, [&](long long number, std::string_view line) {
     const std::string where = "line " + std::to_string(number);
     if (values.size() >= kMaxLoggedJobs)
-      throw InputError(path, where, "more than " + std::to_string(kMaxLoggedJobs) +
-                                        " jobs, the most a per-job throughput log may hold");
+      throw InputError(
+          path, where,
+          "more than " + std::to_string(kMaxLoggedJobs) + " jobs, the most a per-job throughput log may hold");
     double value = 0;
     const std::errc error = read_number(line, value);
     if (error == std::errc() && std::isnan(value))
       throw InputError(path, where, "expected a finite number of events per second, got \"" + std::string(line) + "\"");
     if (error == std::errc::result_out_of_range || (error == std::errc() && value > kMaxJobEventsPerS))
-      throw InputError(path, where, "expected at most " + printf_string("%g", kMaxJobEventsPerS) +
-                                        " events per second, got \"" + std::string(line) + "\"");
+      throw InputError(path, where,
+                       "expected at most " + printf_string("%g", kMaxJobEventsPerS) + " events per second, got \"" +
+                           std::string(line) + "\"");
     if (error != std::errc())
-      throw InputError(path, where, "expected one number per line, a job's events per second (per-job throughput "
-                                    "log), got \"" + std::string(line) + "\"");
+      throw InputError(path, where,
+                       "expected one number per line, a job's events per second (per-job throughput "
+                       "log), got \"" +
+                           std::string(line) + "\"");
     if (!(value > 0))
-      throw InputError(path, where, "expected a positive number of events per second (a job that completed no "
-                                    "event has no throughput), got \"" + std::string(line) + "\"");
+      throw InputError(path, where,
+                       "expected a positive number of events per second (a job that completed no "
+                       "event has no throughput), got \"" +
+                           std::string(line) + "\"");
     values.push_back(value);
     return true;
   });

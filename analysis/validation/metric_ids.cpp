@@ -18,8 +18,9 @@ void distribution_ids(std::vector<std::string>& ids, const std::string& id, cons
 
 // compare_perf's rows per load level: "perf_" + load + one of these.
 const std::vector<std::string>& perf_level_suffixes() {
-  static const std::vector<std::string> suffixes = {"inferences_per_s", "p50", "p99", "latency_mean", "latency_p50",
-                                                    "latency_p90", "latency_p99", "latency_ks", "latency_wasserstein"};
+  static const std::vector<std::string> suffixes = {"inferences_per_s", "p50",         "p99",
+                                                    "latency_mean",     "latency_p50", "latency_p90",
+                                                    "latency_p99",      "latency_ks",  "latency_wasserstein"};
   return suffixes;
 }
 

@@ -59,7 +59,8 @@ ColumnRange range_of(const std::string& column) {
   return {"a load metric", 1e12, " (the largest threshold a scenario takes)"};
 }
 
-[[noreturn]] void sample_error(const std::string& path, const PromSeries& s, std::size_t k, const std::string& message) {
+[[noreturn]] void sample_error(const std::string& path, const PromSeries& s, std::size_t k,
+                               const std::string& message) {
   throw InputError(path, s.values_pointer + "/" + std::to_string(k) + "/1", message);
 }
 
@@ -129,9 +130,9 @@ MeasuredColumn measured_column(const PromExport& file, const std::string& column
   const Combine combine = combine_of(column);
   const ColumnRange range = range_of(column);
   if (combine == Combine::One && file.series.size() > 1)
-    throw InputError(file.path, "/data/result", "expected one series for \"" + column + "\", got " +
-                                                    std::to_string(file.series.size()) +
-                                                    " (aggregate them in the query, e.g. max or avg)");
+    throw InputError(file.path, "/data/result",
+                     "expected one series for \"" + column + "\", got " + std::to_string(file.series.size()) +
+                         " (aggregate them in the query, e.g. max or avg)");
   // Per series, its values at its timestamps: a counter's per-second rate since its previous sample.
   std::map<double, std::pair<double, int>> at;  // time -> sum of finite values, series counted
   std::vector<double> grid;
@@ -167,8 +168,9 @@ MeasuredColumn measured_column(const PromExport& file, const std::string& column
         }
         v = increase / (s.t_s[k] - previous_t);
         if (v > range.max)
-          sample_error(file.path, s, k, printf_string("expected at most %g%s since the previous sample, got %g (%g more in %g s)",
-                                                      range.max, range.unit, v, increase, s.t_s[k] - previous_t));
+          sample_error(file.path, s, k,
+                       printf_string("expected at most %g%s since the previous sample, got %g (%g more in %g s)",
+                                     range.max, range.unit, v, increase, s.t_s[k] - previous_t));
         previous_t = s.t_s[k], previous_v = count;
       } else {
         check_in_range(file.path, s, k, range, v);

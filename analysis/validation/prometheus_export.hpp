@@ -36,8 +36,8 @@ struct MeasuredColumn {
   std::string path;
   std::vector<double> t_s;  // Unix time, s
   std::vector<std::optional<double>> values;
-  int nan_samples = 0;      // "NaN", "+Inf" or "-Inf" samples left out
-  int counter_resets = 0;   // counter decreases read as restarts from 0
+  int nan_samples = 0;     // "NaN", "+Inf" or "-Inf" samples left out
+  int counter_resets = 0;  // counter decreases read as restarts from 0
 };
 
 // The column `column` from an export: its series combined as the column is defined (ready and

@@ -72,8 +72,8 @@ int fractional_digits(const char* text) {
   return digits;
 }
 
-using EventReader = io::CSVReader<7, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
-                                  io::single_and_empty_line_comment<'#'>>;
+using EventReader = io::CSVReader<7, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
+                                  io::throw_on_overflow, io::single_and_empty_line_comment<'#'>>;
 
 }  // namespace
 
@@ -123,17 +123,21 @@ std::vector<LoggedEvent> parse_event_log(const std::string& text, const std::str
         e.start_s = parse("start", start);
         e.end_s = parse("end", end);
       }
-      for (const auto& [column, t] : {std::pair{seconds ? "start_s" : "start", e.start_s}, {seconds ? "end_s" : "end", e.end_s}})
+      for (const auto& [column, t] :
+           {std::pair{seconds ? "start_s" : "start", e.start_s}, {seconds ? "end_s" : "end", e.end_s}})
         if (!(std::abs(t) <= limits::kMaxLogTimeS))
-          throw InputError(path, cell_location(line, column),
-                           printf_string("expected a time of %s %g s (Unix seconds, or seconds from the log's start), got %g",
-                                         t > 0 ? "at most" : "at least", t > 0 ? limits::kMaxLogTimeS : -limits::kMaxLogTimeS, t));
+          throw InputError(
+              path, cell_location(line, column),
+              printf_string("expected a time of %s %g s (Unix seconds, or seconds from the log's start), got %g",
+                            t > 0 ? "at most" : "at least", t > 0 ? limits::kMaxLogTimeS : -limits::kMaxLogTimeS, t));
       if (e.end_s < e.start_s)
-        throw InputError(path, cell_location(line, seconds ? "end_s" : "end"), "expected an end no earlier than the start");
-      if (!(e.time_s() <= limits::kMaxDurationS))
         throw InputError(path, cell_location(line, seconds ? "end_s" : "end"),
-                         printf_string("expected an event of at most %g s (the longest run sonicsim simulates), got %g s",
-                                       limits::kMaxDurationS, e.time_s()));
+                         "expected an end no earlier than the start");
+      if (!(e.time_s() <= limits::kMaxDurationS))
+        throw InputError(
+            path, cell_location(line, seconds ? "end_s" : "end"),
+            printf_string("expected an event of at most %g s (the longest run sonicsim simulates), got %g s",
+                          limits::kMaxDurationS, e.time_s()));
       if (cpu) e.cpu_type = cpu;
       events.push_back(std::move(e));
     }
@@ -218,23 +222,32 @@ TritonScrape parse_prometheus_scrape(const std::string& text, const std::string&
     double value = 0;
     if (const auto [stop, error] = std::from_chars(value_text.data(), value_end, value);
         value_text.empty() || error != std::errc() || stop != value_end || !std::isfinite(value) || value < 0)
-      throw InputError(path, where, "expected a finite, non-negative sample value after \"" + name + "\", got \"" +
-                                        value_text + "\"");
+      throw InputError(
+          path, where,
+          "expected a finite, non-negative sample value after \"" + name + "\", got \"" + value_text + "\"");
     if (!stamp_text.empty()) {
       long long ms = 0;
       const char* stamp_end = stamp_text.data() + stamp_text.size();
       if (const auto [stop, error] = std::from_chars(stamp_text.data(), stamp_end, ms);
           error != std::errc() || stop != stamp_end || ms < 0 || !extra.empty())
-        throw InputError(path, where, "expected a timestamp in milliseconds after the value, got \"" + stamp_text + "\"");
+        throw InputError(path, where,
+                         "expected a timestamp in milliseconds after the value, got \"" + stamp_text + "\"");
       stamped = std::max(stamped.value_or(0), static_cast<double>(ms) / 1000.0);
     }
-    if (name == "nv_inference_request_success") scrape.success += value;
-    else if (name == "nv_inference_request_failure") scrape.failure += value;
-    else if (name == "nv_inference_count") scrape.inferences += value;
-    else if (name == "nv_inference_exec_count") scrape.executions += value;
-    else if (name == "nv_inference_queue_duration_us") scrape.queue_us += value;
-    else if (name == "nv_inference_request_duration_us") scrape.request_us += value;
-    else if (name == "nv_inference_compute_infer_duration_us") scrape.compute_infer_us += value;
+    if (name == "nv_inference_request_success")
+      scrape.success += value;
+    else if (name == "nv_inference_request_failure")
+      scrape.failure += value;
+    else if (name == "nv_inference_count")
+      scrape.inferences += value;
+    else if (name == "nv_inference_exec_count")
+      scrape.executions += value;
+    else if (name == "nv_inference_queue_duration_us")
+      scrape.queue_us += value;
+    else if (name == "nv_inference_request_duration_us")
+      scrape.request_us += value;
+    else if (name == "nv_inference_compute_infer_duration_us")
+      scrape.compute_infer_us += value;
     else if (name == "nv_gpu_utilization") {
       gpu_sum += value;
       ++gpus;
@@ -246,7 +259,8 @@ TritonScrape parse_prometheus_scrape(const std::string& text, const std::string&
   else if (time_s)
     scrape.time_s = *time_s;
   else
-    throw InputError(path, "line 1", "expected timestamps on the samples, or the scrape time given as " + path + "@SECONDS");
+    throw InputError(path, "line 1",
+                     "expected timestamps on the samples, or the scrape time given as " + path + "@SECONDS");
   return scrape;
 }
 

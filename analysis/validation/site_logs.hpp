@@ -28,11 +28,11 @@ std::vector<LoggedEvent> read_event_log(const std::string& path);
 std::vector<LoggedEvent> parse_event_log(const std::string& text, const std::string& path);
 
 struct LoggedJob {
-  std::string id;          // ClusterId.ProcId
-  double wall_s = 0;       // RemoteWallClockTime, or CompletionDate - JobCurrentStartDate
-  double cpu_s = 0;        // RemoteUserCpu + RemoteSysCpu (0 if absent)
+  std::string id;                 // ClusterId.ProcId
+  double wall_s = 0;              // RemoteWallClockTime, or CompletionDate - JobCurrentStartDate
+  double cpu_s = 0;               // RemoteUserCpu + RemoteSysCpu (0 if absent)
   double start_s = 0, end_s = 0;  // JobCurrentStartDate (or JobStartDate) and CompletionDate, Unix seconds
-  std::string machine;     // LastRemoteHost or RemoteHost, if present
+  std::string machine;            // LastRemoteHost or RemoteHost, if present
 };
 
 // `condor_history -json` output: an array of job ClassAds. Jobs without a CompletionDate are skipped.
@@ -56,7 +56,7 @@ TritonScrape parse_prometheus_scrape(const std::string& text, const std::string&
 struct TritonWindow {
   double seconds = 0;
   double requests_per_s = 0, inferences_per_s = 0;
-  double mean_batch = 0;          // inferences per execution
+  double mean_batch = 0;  // inferences per execution
   double queue_per_request_s = 0;
   std::optional<double> gpu_utilization;  // mean over the scrapes that have it
 };

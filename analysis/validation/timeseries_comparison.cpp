@@ -47,7 +47,8 @@ struct OutsideRun {
   double last_after_s = 0;  // simulated time of the latest one after the end
 };
 
-std::vector<Aligned> align(const MeasuredColumn& m, const std::vector<TimeseriesRow>& rows, double start, OutsideRun& outside) {
+std::vector<Aligned> align(const MeasuredColumn& m, const std::vector<TimeseriesRow>& rows, double start,
+                           OutsideRun& outside) {
   std::vector<Aligned> out;
   if (rows.empty()) return out;
   // Each sample stands for the time to the next point of the export's grid (the last: the median
@@ -126,16 +127,19 @@ std::vector<ValidationRow> compare_timeseries(const std::vector<MeasuredColumn>&
     OutsideRun outside;
     const std::vector<Aligned> aligned = align(m, simulated, start, outside);
     if (notes && outside.before)
-      notes->push_back(m.path + ": " + samples(outside.before) + " before the simulated run's t = 0 left out (t = 0 is " +
+      notes->push_back(m.path + ": " + samples(outside.before) +
+                       " before the simulated run's t = 0 left out (t = 0 is " +
                        printf_string("Unix time %.3f", start) + ")");
     if (notes && outside.after)
       notes->push_back(m.path + ": " + samples(outside.after) +
-                       printf_string(" after the simulated run's end (%g s) left out, the last at %g s", run_span(simulated).end_s,
-                                     outside.last_after_s));
+                       printf_string(" after the simulated run's end (%g s) left out, the last at %g s",
+                                     run_span(simulated).end_s, outside.last_after_s));
     if (aligned.empty())
-      throw InputError(m.path, "", "no sample of \"" + m.column + "\" falls inside the simulated run with a simulated "
-                                   "value (check the start time: the export's first sample is the run's t = 0 unless "
-                                   "--prometheus-start says otherwise)");
+      throw InputError(m.path, "",
+                       "no sample of \"" + m.column +
+                           "\" falls inside the simulated run with a simulated "
+                           "value (check the start time: the export's first sample is the run's t = 0 unless "
+                           "--prometheus-start says otherwise)");
     double span = 0, measured_sum = 0, simulated_sum = 0, absolute = 0;
     for (const Aligned& a : aligned) {
       span += a.weight_s;
@@ -149,7 +153,8 @@ std::vector<ValidationRow> compare_timeseries(const std::vector<MeasuredColumn>&
                              : m.column == "requests_per_s" ? "requests/s"
                              : m.column == "queue_ms"       ? "queue time per request (ms)"
                                                             : "GPU utilisation";
-    rows.push_back(compare_value("prom_" + m.column + "_mean", name + ", time-weighted mean", measured_mean, simulated_mean, t));
+    rows.push_back(
+        compare_value("prom_" + m.column + "_mean", name + ", time-weighted mean", measured_mean, simulated_mean, t));
     ValidationRow error = compare_value("prom_" + m.column + "_mae", name + ", mean abs. error", 0, mae, t);
     error.measured = measured_mean;
     error.error = measured_mean != 0 ? mae / std::abs(measured_mean) : (mae == 0 ? 0.0 : INFINITY);

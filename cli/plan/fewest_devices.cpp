@@ -76,19 +76,20 @@ int plan_fewest_devices(const PlanContext& plan, int group, int max_servers) {
   const int bound = static_cast<int>(std::min<std::int64_t>(limits::kMaxServersPerGroup, 1'000'000));
   const int closed = closed_form_servers(scenario, group, jobs, plan.tolerance, least, bound);
   const AnalyticModel at_closed = closed_form_with(scenario, group, std::min(closed, bound));
-  std::cout << printf_string("  closed form: %.1f jobs need %.2f %ss (jobs x %.4g s of %s per event / %.4g s per event): "
-                             "%s; the search starts there\n",
-                             jobs, jobs * at_closed.gpu_s / at_closed.ideal_s(), words.label, at_closed.gpu_s,
-                             words.label, at_closed.ideal_s(),
-                             closed > bound ? "no count keeps within the tolerance" : describe(closed).c_str());
+  std::cout << printf_string(
+      "  closed form: %.1f jobs need %.2f %ss (jobs x %.4g s of %s per event / %.4g s per event): "
+      "%s; the search starts there\n",
+      jobs, jobs * at_closed.gpu_s / at_closed.ideal_s(), words.label, at_closed.gpu_s, words.label,
+      at_closed.ideal_s(), closed > bound ? "no count keeps within the tolerance" : describe(closed).c_str());
   if (max_servers <= 0) max_servers = std::min(bound, std::max({2 * std::min(closed, bound), closed + 4, g.count}));
   max_servers = std::max(max_servers, least);
 
   // The search goes over x = max_servers + 1 - servers: load per device grows with x, as jobs do.
   const auto servers_of = [&](int x) { return max_servers + 1 - x; };
   const auto probe = [&](int x) {
-    const bool as_given = given && (g.autoscaling ? servers_of(x) == g.autoscaling->hpa.max_replicas && servers_of(x) <= g.count
-                                                  : servers_of(x) == g.count);
+    const bool as_given =
+        given && (g.autoscaling ? servers_of(x) == g.autoscaling->hpa.max_replicas && servers_of(x) <= g.count
+                                : servers_of(x) == g.count);
     Summary s = as_given ? *given : plan.probes.run(settings(servers_of(x)), describe(servers_of(x)));
     std::cout << probe_line(padded(servers_of(x)), s, criteria, words);
     return s;
@@ -96,7 +97,8 @@ int plan_fewest_devices(const PlanContext& plan, int group, int max_servers) {
   const Summary most = probe(1);
   if (const auto unsound = unsound_reasons(most); !unsound.empty()) {
     std::cout << "\nno answer: even " << describe(max_servers) << " give no sound run (" << joined_reasons(unsound)
-              << "); more " << unit << " cannot mend that: see the notes above and the run's own summary (sonicsim run)\n";
+              << "); more " << unit
+              << " cannot mend that: see the notes above and the run's own summary (sonicsim run)\n";
     return 1;
   }
   if (!criteria.within(most)) {
@@ -112,13 +114,14 @@ int plan_fewest_devices(const PlanContext& plan, int group, int max_servers) {
                            : 0;
   const KneeSearch knee = search_knee(start, max_servers + 1 - least, criteria, most, slope, probe);
   const int fewest = servers_of(knee.lo);
-  if (plan.answer) *plan.answer = {std::string("fewest ") + unit + " within tolerance", unit, static_cast<double>(fewest), false};
+  if (plan.answer)
+    *plan.answer = {std::string("fewest ") + unit + " within tolerance", unit, static_cast<double>(fewest), false};
   std::cout << '\n'
             << printf_string("fewest %s within tolerance: %s, %.3f s per event\n", unit, describe(fewest).c_str(),
                              plan_event_time(knee.at_lo));
   if (knee.hi > 0)
-    std::cout << "one fewer, " << describe(servers_of(knee.hi)) << ": " << saturated_resource(knee.at_hi, alone, criteria)
-              << '\n';
+    std::cout << "one fewer, " << describe(servers_of(knee.hi)) << ": "
+              << saturated_resource(knee.at_hi, alone, criteria) << '\n';
   else
     std::cout << "every count down to " << describe(least) << " stays within the tolerance\n";
   std::cout << printf_string("closed form: %s (%s)\n", closed > bound ? "none" : describe(closed).c_str(),

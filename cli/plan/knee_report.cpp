@@ -21,7 +21,8 @@ std::string why_no_interval(const Summary& s) {
 }  // namespace
 
 void print_knee_interval(const PlanContext& plan, const KneeSearch& knee, const KneeCriteria& criteria,
-                         const std::function<Overrides(int)>& settings, const std::function<std::string(int)>& describe) {
+                         const std::function<Overrides(int)>& settings,
+                         const std::function<std::string(int)>& describe) {
   if (knee.hi <= knee.lo) return;
   std::string basis;
   // Each end's mean and half-width: its own interval, or replications.
@@ -42,8 +43,8 @@ void print_knee_interval(const PlanContext& plan, const KneeSearch& knee, const 
       }
       times.push_back(plan_event_time(replica));
     }
-    basis = printf_string("no interval of their own (%s): %d runs at each end with other seeds", why_no_interval(s).c_str(),
-                          kReplications + 1);
+    basis = printf_string("no interval of their own (%s): %d runs at each end with other seeds",
+                          why_no_interval(s).c_str(), kReplications + 1);
     return replicated(times);
   };
   const auto at_lo = end_estimate(knee.lo, knee.at_lo);
@@ -57,15 +58,17 @@ void print_knee_interval(const PlanContext& plan, const KneeSearch& knee, const 
               << ") do not rise, so nothing locates where they cross the threshold\n";
     return;
   }
-  std::cout << printf_string("the knee at 95%%: %s to %s (a line of %.4g s per step %s crosses the threshold %.3f s "
-                             "at %.1f; ±%.3f s from %s",
-                             describe(band->low).c_str(), describe(band->high).c_str(), band->slope_s,
-                             band->slope_from_bracket ? "through the bracket" : "between the probes surely on either side",
-                             criteria.threshold_s(), band->at, band->half_width_s, basis.c_str());
+  std::cout << printf_string(
+      "the knee at 95%%: %s to %s (a line of %.4g s per step %s crosses the threshold %.3f s "
+      "at %.1f; ±%.3f s from %s",
+      describe(band->low).c_str(), describe(band->high).c_str(), band->slope_s,
+      band->slope_from_bracket ? "through the bracket" : "between the probes surely on either side",
+      criteria.threshold_s(), band->at, band->half_width_s, basis.c_str());
   if (band->scatter_s > band->half_width_s)
-    std::cout << printf_string(", widened to ±%.3f s by the probes' own scatter: a probe at more load ran that much "
-                               "faster than one at less",
-                               band->scatter_s);
+    std::cout << printf_string(
+        ", widened to ±%.3f s by the probes' own scatter: a probe at more load ran that much "
+        "faster than one at less",
+        band->scatter_s);
   std::cout << ")\n";
 }
 

@@ -16,6 +16,7 @@ inline constexpr int kReplications = 4;
 
 // `settings(x)`: the overrides that give load x; `describe(x)`: "559 jobs", "jobs_per_wave 9".
 void print_knee_interval(const PlanContext& plan, const KneeSearch& knee, const KneeCriteria& criteria,
-                         const std::function<Overrides(int)>& settings, const std::function<std::string(int)>& describe);
+                         const std::function<Overrides(int)>& settings,
+                         const std::function<std::string(int)>& describe);
 
 }  // namespace sonicsim::cli

@@ -41,8 +41,9 @@ LoadAxis load_axis(const std::string& scenario_path, const std::vector<std::pair
   try {
     value = document.at(nlohmann::json::json_pointer(pointer));
   } catch (const nlohmann::json::exception&) {
-    refuse(pointer, "the scenario has no value there (expected a JSON pointer to a count or a duration, e.g. "
-                    "/workload/submit/jobs_per_wave)");
+    refuse(pointer,
+           "the scenario has no value there (expected a JSON pointer to a count or a duration, e.g. "
+           "/workload/submit/jobs_per_wave)");
   }
   LoadAxis axis{pointer, false, 0};
   if (value.is_number_integer() && value.get<std::int64_t>() >= 1 &&

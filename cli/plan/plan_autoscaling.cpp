@@ -62,10 +62,11 @@ int plan_autoscaling(const PlanContext& plan, const AutoscalingGrid& grid) {
       const bool meets = p.event_s <= grid.target_event_s && p.unsound.empty();
       std::cout << printf_string("  %10g %8d %12.4f %10.3f %12.5f %12s %10.2f %8lld%s\n", threshold, max_replicas,
                                  p.event_s, p.gpu_hours, p.gpu_hours_per_1000,
-                                 p.cost_per_event ? printf_string("%.4g", *p.cost_per_event).c_str() : "-", p.mean_ready,
-                                 static_cast<long long>(p.gated),
-                                 meets ? "" : !p.unsound.empty() ? ("  <- unsound: " + joined_reasons(p.unsound)).c_str()
-                                                                 : "  <- too slow");
+                                 p.cost_per_event ? printf_string("%.4g", *p.cost_per_event).c_str() : "-",
+                                 p.mean_ready, static_cast<long long>(p.gated),
+                                 meets                ? ""
+                                 : !p.unsound.empty() ? ("  <- unsound: " + joined_reasons(p.unsound)).c_str()
+                                                      : "  <- too slow");
       if (meets && (!best || price(p) < price(*best))) best = p;
     }
   }
@@ -74,12 +75,15 @@ int plan_autoscaling(const PlanContext& plan, const AutoscalingGrid& grid) {
     std::cout << "no setting in the grid meets the target\n";
     return 1;
   }
-  if (plan.answer) *plan.answer = {"max_replicas of the cheapest setting meeting the target", "replicas",
-                                   static_cast<double>(best->max_replicas), false};
-  std::cout << printf_string("cheapest setting meeting the target: threshold %g, max_replicas %d: %.4f s per event, "
-                             "%.5f %s-hours per 1000 events",
-                             best->threshold, best->max_replicas, best->event_s, best->gpu_hours_per_1000, words.label);
-  if (best->cost_per_event) std::cout << printf_string(", %.4g %s per event", *best->cost_per_event, scenario.costs->currency.c_str());
+  if (plan.answer)
+    *plan.answer = {"max_replicas of the cheapest setting meeting the target", "replicas",
+                    static_cast<double>(best->max_replicas), false};
+  std::cout << printf_string(
+      "cheapest setting meeting the target: threshold %g, max_replicas %d: %.4f s per event, "
+      "%.5f %s-hours per 1000 events",
+      best->threshold, best->max_replicas, best->event_s, best->gpu_hours_per_1000, words.label);
+  if (best->cost_per_event)
+    std::cout << printf_string(", %.4g %s per event", *best->cost_per_event, scenario.costs->currency.c_str());
   std::cout << '\n';
   return 0;
 }

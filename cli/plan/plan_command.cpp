@@ -50,7 +50,8 @@ int devices_group(const Scenario& scenario, const std::string& name) {
   const auto& groups = scenario.platform.servers;
   if (groups.empty()) throw po::error("--devices sizes a server group, and the scenario has none");
   if (name.empty()) {
-    if (groups.size() > 1) throw po::error("--devices: the scenario has several server groups; name one with --group NAME");
+    if (groups.size() > 1)
+      throw po::error("--devices: the scenario has several server groups; name one with --group NAME");
     return 0;
   }
   for (std::size_t g = 0; g < groups.size(); ++g)
@@ -84,7 +85,8 @@ int execute_plan(const PlanRequest& r, const Overrides& overrides, PlanAnswer* a
   const bool autoscaling_grid = !r.target_text.empty() || !r.thresholds_text.empty() || !r.max_replicas_text.empty();
   if (const ServerGroup* g = scenario.autoscaled_group(); g && !r.devices) {
     if (r.target_text.empty())
-      throw po::error("an autoscaled scenario is planned against a target: --target-event-time DURATION (or sized with --devices)");
+      throw po::error(
+          "an autoscaled scenario is planned against a target: --target-event-time DURATION (or sized with --devices)");
     AutoscalingGrid grid;
     try {
       grid.target_event_s = units::parse_duration_s(r.target_text);
@@ -93,27 +95,29 @@ int execute_plan(const PlanRequest& r, const Overrides& overrides, PlanAnswer* a
     }
     if (!(grid.target_event_s > 0)) throw po::error("--target-event-time expects a positive duration, e.g. 0.6s");
     grid.thresholds = r.thresholds_text.empty() ? std::vector<double>{g->autoscaling->hpa.target}
-                                              : parse_positive_list(r.thresholds_text, "--thresholds");
+                                                : parse_positive_list(r.thresholds_text, "--thresholds");
     for (double m : r.max_replicas_text.empty() ? std::vector<double>{double(g->autoscaling->hpa.max_replicas)}
-                                              : parse_positive_list(r.max_replicas_text, "--max-replicas")) {
+                                                : parse_positive_list(r.max_replicas_text, "--max-replicas")) {
       if (m != std::floor(m) || m > 10'000) throw po::error("--max-replicas expects whole numbers from 1 to 10000");
       grid.max_replicas.push_back(static_cast<int>(m));
     }
     PlanProbes probes(r.path, overrides, r.tolerance, quiet);
-    const int code = plan_autoscaling(PlanContext{scenario, probes, r.tolerance, r.link_threshold,
-                                                  device_words(scenario.device_naming), 0, answer},
-                                      grid);
+    const int code = plan_autoscaling(
+        PlanContext{scenario, probes, r.tolerance, r.link_threshold, device_words(scenario.device_naming), 0, answer},
+        grid);
     std::cout << printf_string("search: %d runs, %.0f s simulated\n", probes.runs(), probes.simulated_s());
     return code;
   }
   if (autoscaling_grid)
-    throw po::error("--target-event-time, --thresholds and --max-replicas plan an autoscaled scenario (a server group with \"autoscaling\")");
+    throw po::error(
+        "--target-event-time, --thresholds and --max-replicas plan an autoscaled scenario (a server group with "
+        "\"autoscaling\")");
 
   PlanProbes probes(r.path, overrides, r.tolerance, quiet);
   PlanContext plan{scenario, probes, r.tolerance, r.link_threshold, device_words(scenario.device_naming), 0, answer};
   for (const ServerGroup& g : scenario.platform.servers) plan.devices += g.count * g.gpus_per_server;
-  std::cout << "plan for " << scenario.name << printf_string(" (tolerance %g%%, link threshold %g%%)\n", 100 * r.tolerance,
-                                                              100 * r.link_threshold);
+  std::cout << "plan for " << scenario.name
+            << printf_string(" (tolerance %g%%, link threshold %g%%)\n", 100 * r.tolerance, 100 * r.link_threshold);
   int code = 0;
   if (r.devices) {
     code = plan_fewest_devices(plan, devices_group(scenario, r.group), r.max_servers);
@@ -131,7 +135,6 @@ int execute_plan(const PlanRequest& r, const Overrides& overrides, PlanAnswer* a
   return code;
 }
 
-
 // A plan over declared unknowns: the plan at every point of their design, each in a process of its
 // own (`parallel` at once, its output unprinted), the band of its answer; then the nominal plan, as
 // a plan without unknowns prints it, and the band.
@@ -139,7 +142,8 @@ int plan_over_unknowns(const PlanRequest& r, const Overrides& overrides, const s
                        const DesignOptions& design, int parallel) {
   int at_least = 0;
   UnknownsSummary report = run_design(unknowns, design, {{"answer", ""}}, [&](const std::vector<Overrides>& variants) {
-    std::cerr << printf_string("sonicsim: %zu plans over the declared unknowns, %d at once\n", variants.size(), parallel);
+    std::cerr << printf_string("sonicsim: %zu plans over the declared unknowns, %d at once\n", variants.size(),
+                               parallel);
     std::vector<std::function<std::string()>> bodies;
     for (const Overrides& v : variants)
       bodies.emplace_back([&r, &overrides, v] {
@@ -148,8 +152,8 @@ int plan_over_unknowns(const PlanRequest& r, const Overrides& overrides, const s
         o.insert(o.end(), v.begin(), v.end());
         PlanAnswer a;
         const int code = execute_plan(r, o, &a, true);
-        return nlohmann::json{{"code", code}, {"value", a.value ? nlohmann::json(*a.value) : nlohmann::json()},
-                              {"at_least", a.at_least}}
+        return nlohmann::json{
+            {"code", code}, {"value", a.value ? nlohmann::json(*a.value) : nlohmann::json()}, {"at_least", a.at_least}}
             .dump();
       });
     std::vector<PointResult> results;
@@ -189,30 +193,38 @@ int plan_command(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   std::string tolerance_text = "5%", link_threshold_text = "90%", vary, group;
   std::string thresholds_text, max_replicas_text, target_text;
-  options.add_options()
-      ("help,h", "show this help")
-      ("tolerance", po::value(&tolerance_text), "largest rise of the mean per-event time over one job alone: 5% or 0.05 (default 5%)")
-      ("link-threshold", po::value(&link_threshold_text), "largest utilisation of a shared link: 90% or 0.9 (default 90%)")
-      ("max-jobs", po::value<int>(), "search up to this many jobs (default: every worker core)")
-      ("vary", po::value(&vary), "search the load this JSON pointer sets instead of the jobs: a count "
-                                 "(/workload/submit/jobs_per_wave) or a duration between submissions, searched per hour "
-                                 "(/workload/submit/mean_interval)")
-      ("max", po::value<int>(), "--vary: search up to this value (per hour for a duration; default: as far as the worker cores and the "
-                            "workload's jobs go)")
-      ("devices", "the fewest servers that keep the workload as given within the tolerance; on an autoscaled group, "
-                  "the fewest max_replicas (its pool grows to match)")
-      ("group", po::value(&group), "--devices: the server group to size (default: the only one)")
-      ("max-servers", po::value<int>(), "--devices: try at most this many servers (default: twice the closed form's)")
-      ("set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")
-      ("seed", po::value<std::string>(), "random seed of every run (overrides /simulation/seed)")
-      ("target-event-time", po::value(&target_text), "autoscaled scenario: the mean per-event time to meet, e.g. 0.6s")
-      ("thresholds", po::value(&thresholds_text), "autoscaled scenario: autoscaler thresholds to try, e.g. 10,20,50 (default: the scenario's)")
-      ("max-replicas", po::value(&max_replicas_text), "autoscaled scenario: max_replicas to try, e.g. 2,4,8 (default: the scenario's)")
-      ("samples", po::value<std::size_t>(), "declared unknowns: exactly this many plans over them (default: batches until "
-                                            "the answer's band is steady)")
-      ("max-samples", po::value<std::size_t>(), "declared unknowns: at most this many plans for the rule (default 200)")
-      ("design-seed", po::value<std::string>(), "declared unknowns: the seed of their design (default: the scenario's seed)")
-      ("jobs,j", po::value<int>(), "declared unknowns: plans at once, one process each (default: the cores)");
+  options.add_options()("help,h", "show this help")(
+      "tolerance", po::value(&tolerance_text),
+      "largest rise of the mean per-event time over one job alone: 5% or 0.05 (default 5%)")(
+      "link-threshold", po::value(&link_threshold_text),
+      "largest utilisation of a shared link: 90% or 0.9 (default 90%)")(
+      "max-jobs", po::value<int>(), "search up to this many jobs (default: every worker core)")(
+      "vary", po::value(&vary),
+      "search the load this JSON pointer sets instead of the jobs: a count "
+      "(/workload/submit/jobs_per_wave) or a duration between submissions, searched per hour "
+      "(/workload/submit/mean_interval)")(
+      "max", po::value<int>(),
+      "--vary: search up to this value (per hour for a duration; default: as far as the worker cores and the "
+      "workload's jobs go)")(
+      "devices",
+      "the fewest servers that keep the workload as given within the tolerance; on an autoscaled group, "
+      "the fewest max_replicas (its pool grows to match)")(
+      "group", po::value(&group), "--devices: the server group to size (default: the only one)")(
+      "max-servers", po::value<int>(), "--devices: try at most this many servers (default: twice the closed form's)")(
+      "set", po::value(&sets)->composing(), "override a scenario value: /JSON/POINTER=VALUE (repeatable)")(
+      "seed", po::value<std::string>(), "random seed of every run (overrides /simulation/seed)")(
+      "target-event-time", po::value(&target_text), "autoscaled scenario: the mean per-event time to meet, e.g. 0.6s")(
+      "thresholds", po::value(&thresholds_text),
+      "autoscaled scenario: autoscaler thresholds to try, e.g. 10,20,50 (default: the scenario's)")(
+      "max-replicas", po::value(&max_replicas_text),
+      "autoscaled scenario: max_replicas to try, e.g. 2,4,8 (default: the scenario's)")(
+      "samples", po::value<std::size_t>(),
+      "declared unknowns: exactly this many plans over them (default: batches until "
+      "the answer's band is steady)")("max-samples", po::value<std::size_t>(),
+                                      "declared unknowns: at most this many plans for the rule (default 200)")(
+      "design-seed", po::value<std::string>(),
+      "declared unknowns: the seed of their design (default: the scenario's seed)")(
+      "jobs,j", po::value<int>(), "declared unknowns: plans at once, one process each (default: the cores)");
   std::string path;
   const auto parsed = parse_command_line(args, options, "scenario", po::value(&path), 1);
   if (!parsed) return 0;
@@ -220,19 +232,20 @@ int plan_command(const std::vector<std::string>& args) {
   if (path.empty()) throw po::error("missing the scenario file (sonicsim plan SCENARIO.json)");
   const double tolerance = fraction_option(tolerance_text, "--tolerance");
   if (!(tolerance > 0)) throw po::error("--tolerance expects a positive fraction, e.g. 5% or 0.05");
-  const double link_threshold = link_threshold_text == "1" ? 1.0 : fraction_option(link_threshold_text, "--link-threshold");
+  const double link_threshold =
+      link_threshold_text == "1" ? 1.0 : fraction_option(link_threshold_text, "--link-threshold");
   if (!(link_threshold > 0 && link_threshold <= 1)) throw po::error("--link-threshold expects a fraction in (0, 100%]");
   const int max_jobs = count_option(vm, "max-jobs"), max_value = count_option(vm, "max"),
             max_servers = count_option(vm, "max-servers");
   const bool devices = vm.count("devices") > 0;
   if (!vary.empty() && max_jobs) throw po::error("--max-jobs bounds the job search; with --vary, bound it with --max");
   if (vary.empty() && max_value) throw po::error("--max goes with --vary (the job search takes --max-jobs)");
-  if (devices && (!vary.empty() || max_jobs)) throw po::error("--devices sizes the farm for the workload as given: not with --vary or --max-jobs");
+  if (devices && (!vary.empty() || max_jobs))
+    throw po::error("--devices sizes the farm for the workload as given: not with --vary or --max-jobs");
   if (!devices && (!group.empty() || max_servers)) throw po::error("--group and --max-servers go with --devices");
 
-  PlanRequest r{path,         tolerance,        link_threshold,   max_jobs,         max_value,
-                max_servers,  devices,          vary,             group,            target_text,
-                thresholds_text, max_replicas_text};
+  PlanRequest r{path,    tolerance, link_threshold, max_jobs,    max_value,       max_servers,
+                devices, vary,      group,          target_text, thresholds_text, max_replicas_text};
   Overrides overrides = parse_overrides(sets);
   if (vm.count("seed"))
     overrides.emplace_back("/simulation/seed", std::to_string(seed_option(vm["seed"].as<std::string>(), "--seed")));
@@ -241,17 +254,20 @@ int plan_command(const std::vector<std::string>& args) {
     for (auto& o : nominal_overrides(unknowns)) nominal.push_back(std::move(o));
     std::uint64_t design_seed = load_scenario(path, nominal).simulation.seed;
     if (vm.count("design-seed")) design_seed = seed_option(vm["design-seed"].as<std::string>(), "--design-seed");
-    const auto count = [&](const char* o) { return vm.count(o) ? std::optional(vm[o].as<std::size_t>()) : std::nullopt; };
+    const auto count = [&](const char* o) {
+      return vm.count(o) ? std::optional(vm[o].as<std::size_t>()) : std::nullopt;
+    };
     const int parallel =
         vm.count("jobs") ? vm["jobs"].as<int>() : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (parallel < 1 || parallel > 1024) throw po::error("--jobs expects 1 to 1024 processes at once");
-    return plan_over_unknowns(r, overrides, unknowns, design_options(count("samples"), count("max-samples"), design_seed),
-                              parallel);
+    return plan_over_unknowns(r, overrides, unknowns,
+                              design_options(count("samples"), count("max-samples"), design_seed), parallel);
   }
   for (const char* option : {"samples", "max-samples", "design-seed", "jobs"})
     if (vm.count(option))
-      throw po::error(std::string("--") + option + " goes with declared unknowns, and the scenario declares none "
-                                                   "(scenarios/README.md, \"Declared unknowns\")");
+      throw po::error(std::string("--") + option +
+                      " goes with declared unknowns, and the scenario declares none "
+                      "(scenarios/README.md, \"Declared unknowns\")");
   return execute_plan(r, overrides, nullptr, false);
 }
 

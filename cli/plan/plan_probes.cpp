@@ -14,10 +14,15 @@
 namespace sonicsim::cli {
 
 PlanProbes::PlanProbes(std::string scenario_path, Overrides overrides, double tolerance, bool quiet)
-    : path_(std::move(scenario_path)), overrides_(std::move(overrides)), tolerance_(tolerance), quiet_(quiet),
+    : path_(std::move(scenario_path)),
+      overrides_(std::move(overrides)),
+      tolerance_(tolerance),
+      quiet_(quiet),
       status_(!quiet && isatty(STDERR_FILENO)) {}
 
-Summary PlanProbes::run(const Overrides& extra, const std::string& what) { return std::move(run_all({extra}, what).front()); }
+Summary PlanProbes::run(const Overrides& extra, const std::string& what) {
+  return std::move(run_all({extra}, what).front());
+}
 
 std::vector<Summary> PlanProbes::run_all(const std::vector<Overrides>& extras, const std::string& what) {
   std::vector<Overrides> variants;
@@ -27,10 +32,10 @@ std::vector<Summary> PlanProbes::run_all(const std::vector<Overrides>& extras, c
     o.emplace_back("/simulation/stop_at_precision", nlohmann::json{{"relative_half_width", tolerance_ / 4}}.dump());
     variants.push_back(std::move(o));
   }
-  status_.show(printf_string("  run %d%s: %s; %d runs done, %.0f s simulated, %.0f s elapsed", runs_ + 1,
-                             extras.size() > 1 ? printf_string(" to %d", runs_ + static_cast<int>(extras.size())).c_str() : "",
-                             what.c_str(), runs_, simulated_s_,
-                             std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count()));
+  status_.show(printf_string(
+      "  run %d%s: %s; %d runs done, %.0f s simulated, %.0f s elapsed", runs_ + 1,
+      extras.size() > 1 ? printf_string(" to %d", runs_ + static_cast<int>(extras.size())).c_str() : "", what.c_str(),
+      runs_, simulated_s_, std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count()));
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<SimulatedRun> runs = variants.size() == 1
                                        ? std::vector<SimulatedRun>{simulated_run(path_, variants.front())}

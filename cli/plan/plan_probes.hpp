@@ -62,8 +62,8 @@ struct PlanAnswer {
 struct PlanContext {
   const Scenario& scenario;
   PlanProbes& probes;
-  double tolerance = 0.05;       // the largest rise of the mean per-event time over one job alone
-  double link_threshold = 0.9;   // the largest utilisation of a shared link
+  double tolerance = 0.05;      // the largest rise of the mean per-event time over one job alone
+  double link_threshold = 0.9;  // the largest utilisation of a shared link
   DeviceWords words = device_words(DeviceNaming::Gpu);
   int devices = 0;               // over every server group, as the scenario has them
   PlanAnswer* answer = nullptr;  // where the search puts its answer, if anyone asks

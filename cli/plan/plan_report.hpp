@@ -18,7 +18,8 @@ std::optional<Summary> one_job_alone(const PlanContext& plan);
 std::string describe_measurement(const Summary& s);
 
 // "  400 jobs: 180.074 s per event ± 0.312 (+47.5%), GPU 0.94, busiest link 0.09 <- past the knee"
-std::string probe_line(const std::string& what, const Summary& s, const KneeCriteria& criteria, const DeviceWords& words);
+std::string probe_line(const std::string& what, const Summary& s, const KneeCriteria& criteria,
+                       const DeviceWords& words);
 
 // What gives out first past the knee, judged by what grew against one job alone: a link busier than
 // the threshold or than the devices, the devices, the frontends' handler threads, the batcher queue
@@ -33,6 +34,7 @@ double cpu_only_event_s(const PlanContext& plan, double baseline_s);
 // Cost per event with `jobs` jobs on `devices` devices at `event_s` per event, and on CPU only;
 // with a target throughput, the cheapest of the two scaled to meet it (jobs and devices in the
 // planned ratio, links assumed to grow with them).
-void print_costs(const Costs& costs, int jobs, int devices, double event_s, double cpu_only_event_s, const char* device);
+void print_costs(const Costs& costs, int jobs, int devices, double event_s, double cpu_only_event_s,
+                 const char* device);
 
 }  // namespace sonicsim::cli

@@ -16,7 +16,8 @@ int plan_workload_as_given(const PlanContext& plan) {
   const Summary& alone = *one_job;
   const KneeCriteria criteria = plan.criteria(alone);
   const Summary given = plan.probes.run({}, "the workload as given");
-  std::cout << probe_line(printf_string("%d jobs as given", scenario.workload.jobs), given, criteria, plan.words) << '\n';
+  std::cout << probe_line(printf_string("%d jobs as given", scenario.workload.jobs), given, criteria, plan.words)
+            << '\n';
 
   const double event_s = plan_event_time(given);
   const auto half_width = plan_event_time_half_width(given);
@@ -26,10 +27,10 @@ int plan_workload_as_given(const PlanContext& plan) {
     return 1;
   }
   if (plan.answer) *plan.answer = {"per-event time of the workload as given", "s", event_s, false};
-  std::cout << printf_string("the workload as given: %.3f s per event%s, %+.1f%% against one job alone: %s the %g%% tolerance\n",
-                             event_s, half_width ? printf_string(" ± %.3f (95%%)", *half_width).c_str() : "",
-                             100 * (event_s / criteria.baseline_s - 1), criteria.within(given) ? "within" : "past",
-                             100 * plan.tolerance);
+  std::cout << printf_string(
+      "the workload as given: %.3f s per event%s, %+.1f%% against one job alone: %s the %g%% tolerance\n", event_s,
+      half_width ? printf_string(" ± %.3f (95%%)", *half_width).c_str() : "", 100 * (event_s / criteria.baseline_s - 1),
+      criteria.within(given) ? "within" : "past", 100 * plan.tolerance);
   std::cout << "  " << describe_measurement(given) << '\n';
   if (given.jobs) {
     const JobsSummary& j = *given.jobs;
@@ -49,15 +50,15 @@ int plan_workload_as_given(const PlanContext& plan) {
                                                  given.steady.device_utilization->half_width)
                                        .c_str()
                                  : "");
-  if (!criteria.within(given))
-    std::cout << "  what saturates: " << saturated_resource(given, alone, criteria) << '\n';
+  if (!criteria.within(given)) std::cout << "  what saturates: " << saturated_resource(given, alone, criteria) << '\n';
   std::cout << "to find the largest load within the tolerance, vary what the workload varies: --vary "
                "/workload/submit/jobs_per_wave (waves), --vary /workload/submit/mean_interval (Poisson), or "
                "--vary /workload/jobs; the fewest devices for it: --devices\n";
   const double cpu_s = cpu_only_event_s(plan, criteria.baseline_s);
   if (scenario.costs) {
     if (given.usage && given.usage->cost_per_event)
-      std::cout << printf_string("cost: %.4g %s per event\n", *given.usage->cost_per_event, given.usage->currency->c_str());
+      std::cout << printf_string("cost: %.4g %s per event\n", *given.usage->cost_per_event,
+                                 given.usage->currency->c_str());
     else
       print_costs(*scenario.costs, static_cast<int>(mean_running_jobs(given, scenario, 0) + 0.5), plan.devices, event_s,
                   cpu_s, plan.words.label);

@@ -24,7 +24,8 @@ int exit_code_of(int status) {
 // posix_spawnp with stdout (and stderr, unless it goes to `stderr_file`) into a new pipe.
 pid_t spawn(const std::vector<std::string>& command, const std::string& stderr_file, int& read_end) {
   int pipe_fds[2];
-  if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("cannot make a pipe: ") + std::strerror(errno));
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("cannot make a pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
@@ -57,8 +58,10 @@ CommandOutput run_external(const std::vector<std::string>& command) {
   char buffer[4096];
   for (;;) {
     const ssize_t n = read(fd, buffer, sizeof buffer);
-    if (n > 0) result.output.append(buffer, static_cast<std::size_t>(n));
-    else if (n == 0 || errno != EINTR) break;
+    if (n > 0)
+      result.output.append(buffer, static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR)
+      break;
   }
   close(fd);
   int status = 0;
@@ -92,8 +95,10 @@ std::optional<int> RunningCommand::exit_code() {
   if (exit_code_) return exit_code_;
   int status = 0;
   const pid_t done = waitpid(pid_, &status, WNOHANG);
-  if (done == pid_) exit_code_ = exit_code_of(status);
-  else if (done < 0 && errno != EINTR) exit_code_ = 1;
+  if (done == pid_)
+    exit_code_ = exit_code_of(status);
+  else if (done < 0 && errno != EINTR)
+    exit_code_ = 1;
   return exit_code_;
 }
 
@@ -101,8 +106,10 @@ int RunningCommand::wait() {
   while (!exit_code_) {
     int status = 0;
     const pid_t done = waitpid(pid_, &status, 0);
-    if (done == pid_) exit_code_ = exit_code_of(status);
-    else if (done < 0 && errno != EINTR) exit_code_ = 1;
+    if (done == pid_)
+      exit_code_ = exit_code_of(status);
+    else if (done < 0 && errno != EINTR)
+      exit_code_ = 1;
   }
   return *exit_code_;
 }

@@ -78,9 +78,11 @@ std::string child_result(const std::string& sent, int wait_status) {
   if (!sent.empty() && sent[0] == '2') throw InputError(sent.substr(1));
   if (!sent.empty() && sent[0] == '1') throw std::runtime_error(sent.substr(1));
   if (WIFSIGNALED(wait_status))
-    throw std::runtime_error(std::string("the simulation process was killed by signal ") + strsignal(WTERMSIG(wait_status)));
+    throw std::runtime_error(std::string("the simulation process was killed by signal ") +
+                             strsignal(WTERMSIG(wait_status)));
   if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0 || sent.empty())
-    throw std::runtime_error("the simulation process failed (exit code " + std::to_string(WEXITSTATUS(wait_status)) + ")");
+    throw std::runtime_error("the simulation process failed (exit code " + std::to_string(WEXITSTATUS(wait_status)) +
+                             ")");
   return sent.substr(1);
 }
 

@@ -33,13 +33,14 @@ Prepared prepare(const std::string& scenario_path, Overrides overrides) {
 }
 
 SimulatedRun finished(const std::string& scenario_path, const Prepared& p, const std::string& document) {
-  return {summary_from_json(nlohmann::json::parse(document), "the summary of a run of " + scenario_path), p.scenario.notes,
-          p.warnings};
+  return {summary_from_json(nlohmann::json::parse(document), "the summary of a run of " + scenario_path),
+          p.scenario.notes, p.warnings};
 }
 
 }  // namespace
 
-SimulatedRun simulated_run(const std::string& scenario_path, std::vector<std::pair<std::string, std::string>> overrides) {
+SimulatedRun simulated_run(const std::string& scenario_path,
+                           std::vector<std::pair<std::string, std::string>> overrides) {
   const Prepared p = prepare(scenario_path, std::move(overrides));
   const Scenario& scenario = p.scenario;
   return finished(scenario_path, p,
@@ -59,7 +60,8 @@ std::vector<SimulatedRun> simulated_runs(const std::string& scenario_path, const
   return runs;
 }
 
-Summary simulated_summary(const std::string& scenario_path, std::vector<std::pair<std::string, std::string>> overrides) {
+Summary simulated_summary(const std::string& scenario_path,
+                          std::vector<std::pair<std::string, std::string>> overrides) {
   return simulated_run(scenario_path, std::move(overrides)).summary;
 }
 

@@ -16,7 +16,8 @@ struct SimulatedRun {
   std::vector<std::string> notes, warnings;
 };
 
-SimulatedRun simulated_run(const std::string& scenario_path, std::vector<std::pair<std::string, std::string>> overrides);
+SimulatedRun simulated_run(const std::string& scenario_path,
+                           std::vector<std::pair<std::string, std::string>> overrides);
 
 // Several variants at once, `parallel` processes at a time, in order.
 std::vector<SimulatedRun> simulated_runs(const std::string& scenario_path,

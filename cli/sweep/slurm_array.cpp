@@ -13,7 +13,8 @@ namespace {
 // A partition or account name: one word that sbatch cannot take for an option.
 void check_name(const char* option, const char* what, const std::optional<std::string>& name) {
   if (!name) return;
-  const bool spaced = std::any_of(name->begin(), name->end(), [](unsigned char c) { return std::isspace(c) || c < 0x20; });
+  const bool spaced =
+      std::any_of(name->begin(), name->end(), [](unsigned char c) { return std::isspace(c) || c < 0x20; });
   if (name->empty() || spaced || name->front() == '-')
     throw std::invalid_argument(std::string(option) + " expects " + what + " (one word, not starting with -), got \"" +
                                 *name + "\"");
@@ -30,15 +31,18 @@ void check_slurm_options(const SlurmArrayOptions& options) {
   // "days-hours:minutes" and "days-hours:minutes:seconds"; "UNLIMITED" or "INFINITE" for none.
   static const std::regex time_format(R"(\d+(:\d+){0,2}|\d+-\d+(:\d+){0,2}|UNLIMITED|INFINITE)");
   if (options.time_limit && !std::regex_match(*options.time_limit, time_format))
-    throw std::invalid_argument("--time expects a Slurm time limit (MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, "
-                                "DAYS-HOURS[:MINUTES[:SECONDS]]), got \"" + *options.time_limit + "\"");
+    throw std::invalid_argument(
+        "--time expects a Slurm time limit (MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, "
+        "DAYS-HOURS[:MINUTES[:SECONDS]]), got \"" +
+        *options.time_limit + "\"");
   check_name("--partition", "a partition name", options.partition);
   check_name("--account", "an account name", options.account);
   check_count("--array-parallelism", "task at once", options.array_parallelism);
   check_count("--points-per-task", "point per task", options.points_per_task);
   for (const std::string& option : options.extra)
     if (option.rfind("-", 0) != 0)
-      throw std::invalid_argument("--sbatch-option expects an sbatch option such as --qos=short, got \"" + option + "\"");
+      throw std::invalid_argument("--sbatch-option expects an sbatch option such as --qos=short, got \"" + option +
+                                  "\"");
 }
 
 std::vector<std::vector<int>> array_tasks(const std::vector<int>& pending, int points_per_task) {
@@ -79,7 +83,8 @@ std::string array_task_script(const std::string& sonicsim, const std::string& sw
   return "#!/bin/sh\n"
          "# One task of a sonicsim sweep's Slurm job array: it runs the points that slurm/tasks.json lists\n"
          "# for $SLURM_ARRAY_TASK_ID into the sweep's points/ directory.\n"
-         "exec " + shell_quoted(sonicsim) + " sweep --slurm-task " + shell_quoted(sweep_dir) + "\n";
+         "exec " +
+         shell_quoted(sonicsim) + " sweep --slurm-task " + shell_quoted(sweep_dir) + "\n";
 }
 
 long long parsable_job_id(const std::string& sbatch_output) {

@@ -61,8 +61,8 @@ std::string file_text(const fs::path& file) {
 // Array tasks of `job` that squeue shows running.
 int running_tasks(long long job) {
   try {
-    const CommandOutput out = run_external({"squeue", "--noheader", "--array", "--states=RUNNING", "--format=%i",
-                                            "--jobs=" + std::to_string(job)});
+    const CommandOutput out = run_external(
+        {"squeue", "--noheader", "--array", "--states=RUNNING", "--format=%i", "--jobs=" + std::to_string(job)});
     if (out.exit_code != 0) return 0;
     return static_cast<int>(std::count(out.output.begin(), out.output.end(), '\n'));
   } catch (const std::runtime_error&) {
@@ -82,8 +82,10 @@ extern "C" void note_interrupt(int signal_number) {
 }
 
 void note_on_interrupt(long long job, const fs::path& dir) {
-  const std::string note = "\nsonicsim: Slurm job " + std::to_string(job) + " goes on; rerun the sweep to wait for it again, "
-                           "or sonicsim sweep --collect " + dir.string() + " for the points done so far\n";
+  const std::string note = "\nsonicsim: Slurm job " + std::to_string(job) +
+                           " goes on; rerun the sweep to wait for it again, "
+                           "or sonicsim sweep --collect " +
+                           dir.string() + " for the points done so far\n";
   interrupt_note_length = std::min(note.size(), sizeof interrupt_note);
   std::copy_n(note.data(), interrupt_note_length, interrupt_note);
   struct sigaction action {};
@@ -105,8 +107,10 @@ void watch_points(const SweepDirectory& sweep, const std::vector<int>& pending, 
     if (show_progress) {
       int done = done_before, failed = 0;
       for (int point : pending) {
-        if (fs::exists(sweep.point_file(point, "json"))) ++done;
-        else if (sweep.failed_point(point)) ++done, ++failed;
+        if (fs::exists(sweep.point_file(point, "json")))
+          ++done;
+        else if (sweep.failed_point(point))
+          ++done, ++failed;
       }
       if (tick % 5 == 0) running = running_tasks(job) * std::max(1, points_per_task);
       progress.update(done, std::min(running, total - done), failed);
@@ -117,16 +121,16 @@ void watch_points(const SweepDirectory& sweep, const std::vector<int>& pending, 
 
 }  // namespace
 
-long long submit_to_slurm(const SweepDirectory& sweep, const std::vector<int>& pending, const SlurmArrayOptions& options,
-                          bool wait, bool show_progress) {
+long long submit_to_slurm(const SweepDirectory& sweep, const std::vector<int>& pending,
+                          const SlurmArrayOptions& options, bool wait, bool show_progress) {
   const fs::path dir = fs::absolute(sweep.path());
   fs::create_directories(slurm_dir(dir));
   Submission submission{std::nullopt, array_tasks(pending, options.points_per_task.value_or(0))};
   write_atomically(submission_file(dir), to_json(submission).dump() + "\n");
   const fs::path script = slurm_dir(dir) / "task.sh";
   write_atomically(script, array_task_script(fs::read_symlink("/proc/self/exe").string(), dir.string()));
-  fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
-                              fs::perms::others_exec);
+  fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
 
   std::vector<std::string> command{"sbatch"};
   const auto arguments = sbatch_arguments(options, static_cast<int>(submission.tasks.size()), wait,
@@ -158,7 +162,8 @@ void wait_for_slurm_job(const SweepDirectory& sweep, long long job, bool show_pr
   std::vector<int> pending;
   for (int point = 0; point < static_cast<int>(sweep.points().size()); ++point)
     if (!sweep.finished_point(point)) pending.push_back(point);
-  const int per_task = submission && !submission->tasks.empty() ? static_cast<int>(submission->tasks.front().size()) : 1;
+  const int per_task =
+      submission && !submission->tasks.empty() ? static_cast<int>(submission->tasks.front().size()) : 1;
   int tick = 0;
   watch_points(sweep, pending, job, per_task, show_progress, [&] {
     return ++tick % 5 == 0 && !active_slurm_job(sweep.path());  // squeue every few seconds is enough
@@ -186,7 +191,8 @@ std::string slurm_missing_reason(const fs::path& sweep_dir, int point) {
     if (std::find(points.begin(), points.end(), point) == points.end()) continue;
     const fs::path log = slurm_dir(fs::absolute(sweep_dir)) / (std::to_string(job) + "_" + std::to_string(t) + ".out");
     if (active_slurm_job(sweep_dir))
-      return "not run yet: Slurm job " + std::to_string(job) + " is still running (array task " + std::to_string(t) + ")";
+      return "not run yet: Slurm job " + std::to_string(job) + " is still running (array task " + std::to_string(t) +
+             ")";
     const std::string task = "Slurm job " + std::to_string(job) + ", array task " + std::to_string(t);
     if (!fs::exists(log)) return "did not run: " + task + " never started (cancelled, or the job ended first)";
     return "did not run: " + task + " ended without its result (log: " + log.string() + ")";
@@ -196,30 +202,33 @@ std::string slurm_missing_reason(const fs::path& sweep_dir, int point) {
 
 int run_slurm_task(const fs::path& sweep_dir) {
   const char* task_id = std::getenv("SLURM_ARRAY_TASK_ID");
-  if (!task_id) throw std::invalid_argument("--slurm-task runs inside a Slurm array task (SLURM_ARRAY_TASK_ID is not set)");
+  if (!task_id)
+    throw std::invalid_argument("--slurm-task runs inside a Slurm array task (SLURM_ARRAY_TASK_ID is not set)");
   const SweepDirectory sweep = SweepDirectory::open(sweep_dir);
   const auto submission = read_submission(sweep_dir);
   if (!submission) throw std::invalid_argument(submission_file(sweep_dir).string() + " is missing");
   const std::size_t task = std::stoul(task_id);
   if (task >= submission->tasks.size())
-    throw std::invalid_argument("array task " + std::string(task_id) + " is not in " + submission_file(sweep_dir).string());
+    throw std::invalid_argument("array task " + std::string(task_id) + " is not in " +
+                                submission_file(sweep_dir).string());
   std::vector<int> points;
   for (int point : submission->tasks[task])
     if (point < static_cast<int>(sweep.points().size()) && !sweep.finished_point(point)) points.push_back(point);
 
   if (!sweep.scenario_unchanged()) {
     for (int point : points)
-      sweep.record_failure(point, "the scenario file " + sweep.scenario_path() + " changed after the sweep was submitted");
+      sweep.record_failure(point,
+                           "the scenario file " + sweep.scenario_path() + " changed after the sweep was submitted");
     return 0;
   }
   const char* cpus = std::getenv("SLURM_CPUS_PER_TASK");
   const int parallel = cpus ? std::clamp(std::atoi(cpus), 1, 1024) : 1;
-  run_in_processes(points, parallel, [&](int point) { sweep.run_point(point); },
-                   [&](const TaskOutcome& outcome) {
-                     if (!outcome.ok) sweep.record_failure(outcome.task, outcome.error);
-                     std::cout << "point " << outcome.task << (outcome.ok ? ": ok" : ": failed: " + outcome.error)
-                               << std::endl;
-                   });
+  run_in_processes(
+      points, parallel, [&](int point) { sweep.run_point(point); },
+      [&](const TaskOutcome& outcome) {
+        if (!outcome.ok) sweep.record_failure(outcome.task, outcome.error);
+        std::cout << "point " << outcome.task << (outcome.ok ? ": ok" : ": failed: " + outcome.error) << std::endl;
+      });
   return 0;
 }
 

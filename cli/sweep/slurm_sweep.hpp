@@ -16,8 +16,8 @@ namespace sonicsim::cli {
 
 // Submits `pending` and, if `wait`, waits for the job's end, drawing progress when `show_progress`.
 // Returns the job id.
-long long submit_to_slurm(const SweepDirectory& sweep, const std::vector<int>& pending, const SlurmArrayOptions& options,
-                          bool wait, bool show_progress);
+long long submit_to_slurm(const SweepDirectory& sweep, const std::vector<int>& pending,
+                          const SlurmArrayOptions& options, bool wait, bool show_progress);
 
 // Waits, drawing progress, until squeue no longer lists `job` (submitted by an earlier command).
 void wait_for_slurm_job(const SweepDirectory& sweep, long long job, bool show_progress);

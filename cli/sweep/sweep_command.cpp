@@ -31,17 +31,18 @@ void run_locally(const SweepDirectory& sweep, const std::vector<int>& pending, i
   const bool on_terminal = !quiet && isatty(STDERR_FILENO);
   ProgressLine progress("points", total, done, on_terminal);
   progress.update(done, std::min(parallel, total - done), failed);
-  run_in_processes(pending, parallel, [&](int point) { sweep.run_point(point); },
-                   [&](const TaskOutcome& outcome) {
-                     ++done;
-                     if (!outcome.ok) {
-                       ++failed;
-                       sweep.record_failure(outcome.task, outcome.error);
-                       if (!quiet && !on_terminal)
-                         std::cerr << "sonicsim: point " << outcome.task << " failed: " << outcome.error << '\n';
-                     }
-                     progress.update(done, std::min(parallel, total - done), failed);
-                   });
+  run_in_processes(
+      pending, parallel, [&](int point) { sweep.run_point(point); },
+      [&](const TaskOutcome& outcome) {
+        ++done;
+        if (!outcome.ok) {
+          ++failed;
+          sweep.record_failure(outcome.task, outcome.error);
+          if (!quiet && !on_terminal)
+            std::cerr << "sonicsim: point " << outcome.task << " failed: " << outcome.error << '\n';
+        }
+        progress.update(done, std::min(parallel, total - done), failed);
+      });
 }
 
 // sweep.csv from the points there are; exit code 1 if any is not ok.
@@ -49,9 +50,10 @@ int write_table(const SweepDirectory& sweep, bool quiet, std::size_t refused = 0
   const auto counts = sweep.write_table([&](int point) { return slurm_missing_reason(sweep.path(), point); });
   if (!quiet)
     std::cout << "sweep: " << counts.ok << " points ok, " << counts.failed << " failed"
-              << (refused ? " (" + std::to_string(refused) + " of them refused by the scenario's checks)" : std::string())
-              << (counts.not_run ? ", " + std::to_string(counts.not_run) + " not run" : std::string())
-              << "; table in " << (sweep.path() / "sweep.csv").string() << '\n';
+              << (refused ? " (" + std::to_string(refused) + " of them refused by the scenario's checks)"
+                          : std::string())
+              << (counts.not_run ? ", " + std::to_string(counts.not_run) + " not run" : std::string()) << "; table in "
+              << (sweep.path() / "sweep.csv").string() << '\n';
   return counts.failed + counts.not_run > 0 ? 1 : 0;
 }
 
@@ -71,8 +73,9 @@ void print_refusals(const std::vector<RefusedGroup>& groups, const std::vector<S
                     const std::string& first_line_start) {
   for (std::size_t i = 0; i < groups.size() && i < kReasonsListed; ++i) {
     const auto& g = groups[i];
-    std::cerr << (i == 0 ? first_line_start : prefix) << g.points.size() << (g.points.size() == 1 ? " point (" : " points (")
-              << describe_points(axes, grid, g.points) << "): " << one_line(g.reason) << '\n';
+    std::cerr << (i == 0 ? first_line_start : prefix) << g.points.size()
+              << (g.points.size() == 1 ? " point (" : " points (") << describe_points(axes, grid, g.points)
+              << "): " << one_line(g.reason) << '\n';
   }
   if (groups.size() > kReasonsListed)
     std::cerr << prefix << "and " << groups.size() - kReasonsListed << " more reasons; sweep.csv has each point's\n";
@@ -107,29 +110,30 @@ int sweep_command(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   int parallel = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   SlurmArrayOptions slurm;
-  options.add_options()
-      ("help,h", "show this help")
-      ("set", po::value(&sets)->composing(),
-       "an axis of the grid: /JSON/POINTER=VALUES, VALUES a list (1,2,4), a range START:STOP:STEP (50:400:50, STOP "
-       "included) or a JSON array; several --set form a grid (repeatable)")
-      ("output,o", po::value(&output), "directory for sweep.csv and the per-point results; rerun the same command to "
-                                       "resume an interrupted sweep")
-      ("jobs,j", po::value(&parallel), "local executor: points simulated at once, one process each (default: the "
-                                       "number of cores)")
-      ("executor", po::value(&executor), "local (default): processes on this machine; slurm: one Slurm job array "
-                                         "(sbatch), the points in DIR/points/ as locally")
-      ("partition", po::value<std::string>(), "slurm: the partition (sbatch --partition)")
-      ("time", po::value<std::string>(), "slurm: time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")
-      ("account", po::value<std::string>(), "slurm: the account charged (sbatch --account)")
-      ("array-parallelism", po::value<int>(),
-       "slurm: array tasks running at once (sbatch --array=...%N; default: as Slurm allows)")
-      ("points-per-task", po::value<int>(),
-       "slurm: points each array task runs, one after the other (default: 1, more beyond 1000 points)")
-      ("sbatch-option", po::value(&slurm.extra)->composing(),
-       "slurm: a further sbatch option, e.g. --sbatch-option=--qos=short (repeatable)")
-      ("no-wait", "slurm: submit and return; collect later with sweep --collect DIR or by rerunning")
-      ("collect", po::value(&collect), "write DIR/sweep.csv from the points done so far, running nothing")
-      ("quiet,q", "print nothing but errors");
+  options.add_options()("help,h", "show this help")(
+      "set", po::value(&sets)->composing(),
+      "an axis of the grid: /JSON/POINTER=VALUES, VALUES a list (1,2,4), a range START:STOP:STEP (50:400:50, STOP "
+      "included) or a JSON array; several --set form a grid (repeatable)")(
+      "output,o", po::value(&output),
+      "directory for sweep.csv and the per-point results; rerun the same command to "
+      "resume an interrupted sweep")("jobs,j", po::value(&parallel),
+                                     "local executor: points simulated at once, one process each (default: the "
+                                     "number of cores)")(
+      "executor", po::value(&executor),
+      "local (default): processes on this machine; slurm: one Slurm job array "
+      "(sbatch), the points in DIR/points/ as locally")("partition", po::value<std::string>(),
+                                                        "slurm: the partition (sbatch --partition)")(
+      "time", po::value<std::string>(), "slurm: time limit of each array task (sbatch --time), e.g. 30 or 2:00:00")(
+      "account", po::value<std::string>(), "slurm: the account charged (sbatch --account)")(
+      "array-parallelism", po::value<int>(),
+      "slurm: array tasks running at once (sbatch --array=...%N; default: as Slurm allows)")(
+      "points-per-task", po::value<int>(),
+      "slurm: points each array task runs, one after the other (default: 1, more beyond 1000 points)")(
+      "sbatch-option", po::value(&slurm.extra)->composing(),
+      "slurm: a further sbatch option, e.g. --sbatch-option=--qos=short (repeatable)")(
+      "no-wait", "slurm: submit and return; collect later with sweep --collect DIR or by rerunning")(
+      "collect", po::value(&collect), "write DIR/sweep.csv from the points done so far, running nothing")(
+      "quiet,q", "print nothing but errors");
   std::string scenario_path;
   const auto parsed = parse_command_line(args, options, "scenario", po::value(&scenario_path), 1);
   if (!parsed) return 0;
@@ -151,8 +155,8 @@ int sweep_command(const std::vector<std::string>& args) {
     throw po::error("--executor expects local or slurm, got \"" + executor + "\"");
   const bool on_slurm = executor == "slurm";
   if (!on_slurm) {
-    for (const char* option : {"partition", "time", "account", "array-parallelism", "points-per-task", "sbatch-option",
-                               "no-wait"})
+    for (const char* option :
+         {"partition", "time", "account", "array-parallelism", "points-per-task", "sbatch-option", "no-wait"})
       if (vm.count(option)) throw po::error(std::string("--") + option + " is for --executor slurm");
   } else if (vm.count("jobs")) {
     throw po::error("--jobs is for the local executor; with slurm, --array-parallelism limits the tasks at once");
@@ -179,8 +183,9 @@ int sweep_command(const std::vector<std::string>& args) {
   const std::size_t refused_count = points_in(refused);
   if (refused_count == grid.size()) {  // nothing to run: bad input, and no directory for it
     print_refusals(refused, axes, grid, "sonicsim: error: ",
-                   "sonicsim: error: all " + std::to_string(grid.size()) + " points refused by the scenario's checks, "
-                   "none run: ");
+                   "sonicsim: error: all " + std::to_string(grid.size()) +
+                       " points refused by the scenario's checks, "
+                       "none run: ");
     return 2;
   }
   if (refused_count > 0) {

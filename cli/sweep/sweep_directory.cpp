@@ -1,6 +1,5 @@
 #include "cli/sweep/sweep_directory.hpp"
 
-
 #include "analysis/outputs/output_file.hpp"
 #include "analysis/outputs/sweep_table.hpp"
 #include "analysis/summary/summary_json.hpp"
@@ -35,7 +34,10 @@ void write_atomically(const fs::path& path, const std::string& text) {
 }
 
 SweepDirectory::SweepDirectory(fs::path dir, std::string scenario_path, std::vector<SweepAxis> axes, int)
-    : dir_(std::move(dir)), scenario_path_(std::move(scenario_path)), axes_(std::move(axes)), points_(sweep_points(axes_)) {}
+    : dir_(std::move(dir)),
+      scenario_path_(std::move(scenario_path)),
+      axes_(std::move(axes)),
+      points_(sweep_points(axes_)) {}
 
 SweepDirectory::SweepDirectory(fs::path dir, const std::string& scenario_path, const std::vector<SweepAxis>& axes)
     : SweepDirectory(std::move(dir), scenario_path, axes, 0) {
@@ -80,7 +82,8 @@ json SweepDirectory::axes_json() const {
 }
 
 json SweepDirectory::definition() const {
-  return {{"scenario", scenario_path_}, {"scenario_fnv1a", scenario_fingerprint(scenario_path_)}, {"axes", axes_json()}};
+  return {
+      {"scenario", scenario_path_}, {"scenario_fnv1a", scenario_fingerprint(scenario_path_)}, {"axes", axes_json()}};
 }
 
 bool SweepDirectory::scenario_unchanged() const {
@@ -123,7 +126,8 @@ Scenario load_point_scenario(const std::string& scenario_path, const std::vector
   // With declared unknowns: the nominal run (every unknown at its nominal value).
   for (auto& o : nominal_overrides(scenario_unknowns(scenario_path, overrides))) overrides.push_back(std::move(o));
   Scenario scenario = load_scenario(scenario_path, overrides);
-  if (scenario.perf_analyzer) throw std::invalid_argument("sweep runs grid-job workloads; this scenario is a perf_analyzer load");
+  if (scenario.perf_analyzer)
+    throw std::invalid_argument("sweep runs grid-job workloads; this scenario is a perf_analyzer load");
   return scenario;
 }
 
@@ -141,8 +145,9 @@ void SweepDirectory::run_point(int point) const {
     bands = grid_design(scenario_path_, overrides, unknowns, DesignOptions{{}, 200, scenario.simulation.seed}, 1, true);
   Summary summary = summarize(simulate(scenario));
   summary.declared_unknowns = bands;
-  write_atomically(point_file(point, "json"),
-                   json{{"point", point}, {"parameters", parameters}, {"summary", summary_to_json(summary)}}.dump() + "\n");
+  write_atomically(
+      point_file(point, "json"),
+      json{{"point", point}, {"parameters", parameters}, {"summary", summary_to_json(summary)}}.dump() + "\n");
 }
 
 void SweepDirectory::record_failure(int point, const std::string& error) const {

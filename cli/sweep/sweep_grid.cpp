@@ -16,7 +16,8 @@ double range_number(const std::string& text, const std::string& argument) {
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
-    throw std::invalid_argument("--set " + argument + ": expected START:STOP:STEP with three numbers, got \"" + text + "\"");
+    throw std::invalid_argument("--set " + argument + ": expected START:STOP:STEP with three numbers, got \"" + text +
+                                "\"");
   return value;
 }
 

@@ -11,7 +11,8 @@ namespace sonicsim::cli {
 
 Overrides point_overrides(const std::vector<DeclaredUnknown>& unknowns, const DesignPoint& point) {
   Overrides o;
-  for (std::size_t i = 0; i < unknowns.size(); ++i) o.emplace_back(unknowns[i].pointer, unknowns[i].value_at(point[i]).dump());
+  for (std::size_t i = 0; i < unknowns.size(); ++i)
+    o.emplace_back(unknowns[i].pointer, unknowns[i].value_at(point[i]).dump());
   return o;
 }
 
@@ -25,10 +26,12 @@ DesignOptions design_options(const std::optional<std::size_t>& samples, const st
                              std::uint64_t seed) {
   DesignOptions o;
   o.seed = seed;
-  if (samples && (*samples < 3 || *samples > 100'000)) throw boost::program_options::error("--samples expects 3 to 100000 runs");
+  if (samples && (*samples < 3 || *samples > 100'000))
+    throw boost::program_options::error("--samples expects 3 to 100000 runs");
   if (max_samples && (*max_samples < 3 || *max_samples > 100'000))
     throw boost::program_options::error("--max-samples expects 3 to 100000 runs");
-  if (samples && max_samples) throw boost::program_options::error("--samples fixes the runs; --max-samples bounds the rule's");
+  if (samples && max_samples)
+    throw boost::program_options::error("--samples fixes the runs; --max-samples bounds the rule's");
   o.samples = samples;
   if (max_samples) o.max_samples = *max_samples;
   return o;
@@ -37,11 +40,11 @@ DesignOptions design_options(const std::optional<std::size_t>& samples, const st
 UnknownsSummary run_design(const std::vector<DeclaredUnknown>& unknowns, const DesignOptions& options,
                            const std::vector<std::pair<std::string, std::string>>& outputs,
                            const std::function<std::vector<PointResult>(const std::vector<Overrides>&)>& run) {
-  const bool factorial = factorial_cells(unknowns) > 0 && std::any_of(unknowns.begin(), unknowns.end(), [](const auto& u) {
-                           return u.alternatives() > 0;
-                         });
-  const std::string method = factorial ? "full factorial over the choices, a Latin hypercube of the ranges in each"
-                                       : "Latin hypercube";
+  const bool factorial =
+      factorial_cells(unknowns) > 0 &&
+      std::any_of(unknowns.begin(), unknowns.end(), [](const auto& u) { return u.alternatives() > 0; });
+  const std::string method =
+      factorial ? "full factorial over the choices, a Latin hypercube of the ranges in each" : "Latin hypercube";
   const std::size_t batch_size = options.samples ? *options.samples : design_batch_size(unknowns);
   std::vector<DesignPoint> sound_points;
   std::vector<DesignOutput> values;
@@ -89,9 +92,10 @@ UnknownsSummary run_design(const std::vector<DeclaredUnknown>& unknowns, const D
     }
   }
   if (sound_points.empty())
-    throw std::runtime_error(printf_string("no run of the design over the declared unknowns is sound (%lld "
-                                                      "runs; the first: %s)",
-                                                      static_cast<long long>(unsound), first_reason.c_str()));
+    throw std::runtime_error(
+        printf_string("no run of the design over the declared unknowns is sound (%lld "
+                      "runs; the first: %s)",
+                      static_cast<long long>(unsound), first_reason.c_str()));
   UnknownsSummary s = summarize_unknowns(unknowns, sound_points, values, method, options.seed, batches, stopped);
   s.runs = static_cast<std::int64_t>(runs);
   s.unsound_runs = unsound;

@@ -34,7 +34,8 @@ std::vector<std::pair<std::string, std::string>> grid_outputs(DeviceNaming namin
 }
 
 PointResult grid_point(const Summary& s) {
-  return {{plan_event_time(s), s.event_time.p90, s.events_per_s, device_utilization(s), std::max(0.0, busiest_link(s).utilization)},
+  return {{plan_event_time(s), s.event_time.p90, s.events_per_s, device_utilization(s),
+           std::max(0.0, busiest_link(s).utilization)},
           unsound_reasons(s)};
 }
 
@@ -72,25 +73,30 @@ std::vector<PointResult> perf_points(const std::string& path, const Overrides& o
   std::vector<PointResult> results(scenarios.size());
   for (std::size_t p = 0; p < scenarios.size(); ++p) {
     std::vector<PerfRow> row;
-    for (std::size_t level = 0; level < levels; ++level) row.push_back(nlohmann::json::parse(rows[p * levels + level]).get<PerfRow>());
+    for (std::size_t level = 0; level < levels; ++level)
+      row.push_back(nlohmann::json::parse(rows[p * levels + level]).get<PerfRow>());
     for (const auto& r : row) results[p].outputs.push_back(r.inferences_per_s);
     for (const auto& r : row) results[p].outputs.push_back(static_cast<double>(r.p50_us));
     for (const auto& r : row) results[p].outputs.push_back(static_cast<double>(r.p99_us));
     for (const auto& r : row) results[p].outputs.push_back(static_cast<double>(r.server_queue_us));
     for (const auto& r : row)
       if (r.requests == 0)
-        results[p].unsound.push_back(no_response(*scenarios[p].perf_analyzer, level_name(scenarios[p].perf_analyzer->mode, r.level)));
+        results[p].unsound.push_back(
+            no_response(*scenarios[p].perf_analyzer, level_name(scenarios[p].perf_analyzer->mode, r.level)));
   }
   return results;
 }
 
 }  // namespace
 
-UnknownsSummary grid_design(const std::string& path, const Overrides& overrides, const std::vector<DeclaredUnknown>& unknowns,
-                            const DesignOptions& design, int parallel, bool quiet) {
+UnknownsSummary grid_design(const std::string& path, const Overrides& overrides,
+                            const std::vector<DeclaredUnknown>& unknowns, const DesignOptions& design, int parallel,
+                            bool quiet) {
   const DeviceNaming naming = load_scenario(path, joined(overrides, nominal_overrides(unknowns))).device_naming;
   return run_design(unknowns, design, grid_outputs(naming), [&](const std::vector<Overrides>& variants) {
-    if (!quiet) std::cerr << printf_string("sonicsim: %zu runs over the declared unknowns, %d at once\n", variants.size(), parallel);
+    if (!quiet)
+      std::cerr << printf_string("sonicsim: %zu runs over the declared unknowns, %d at once\n", variants.size(),
+                                 parallel);
     std::vector<Overrides> full;
     for (const Overrides& v : variants) full.push_back(joined(overrides, v));
     std::vector<PointResult> results;
@@ -106,7 +112,8 @@ int run_with_unknowns(const std::string& path, const Overrides& overrides, const
     for (const std::string& note : nominal.notes) std::cerr << "sonicsim: note: " << note << '\n';
   const bool perf = nominal.perf_analyzer.has_value();
   if (!perf && !options.perf_csv.empty())
-    throw boost::program_options::error("--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");
+    throw boost::program_options::error(
+        "--perf-csv needs a scenario with a \"perf_analyzer\" load instead of a \"workload\"");
   // Opened before the design runs: an unwritable path fails at once, not after minutes of runs.
   std::optional<OutputFile> bands;
   if (!options.bands.empty()) bands.emplace(options.bands);
@@ -138,7 +145,8 @@ int run_with_unknowns(const std::string& path, const Overrides& overrides, const
     if (!options.output.empty()) write_results(options.output, results, summary, nominal.simulation.outputs);
   }
   if (!options.quiet) std::cout << '\n' << format_unknowns(report);
-  if (!options.quiet && !options.output.empty() && !perf) std::cout << "\nresults written to " << options.output << "/\n";
+  if (!options.quiet && !options.output.empty() && !perf)
+    std::cout << "\nresults written to " << options.output << "/\n";
   return code;
 }
 

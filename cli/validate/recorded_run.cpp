@@ -20,18 +20,21 @@ namespace {
 // A run's own CSV files, read a row at a time (libfccp's reader holds one block of lines) however
 // long the run was; a file edited or cut short gets an error naming its line and column.
 template <unsigned Columns>
-using RunCsv = io::CSVReader<Columns, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
-                             io::no_comment>;
+using RunCsv = io::CSVReader<Columns, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
+                             io::throw_on_overflow, io::no_comment>;
 
 std::string run_file(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
 
 // The file if the run wrote it; else what writes it, in one line.
-std::string required_file(const std::string& dir, const char* name, const std::string& needed_by, const std::string& how) {
+std::string required_file(const std::string& dir, const char* name, const std::string& needed_by,
+                          const std::string& how) {
   const std::string path = run_file(dir, name);
   if (!fs::exists(path))
-    throw InputError(path, "", "missing: " + needed_by + " the run's " + name + ", which " + how +
-                                   " (or validate without --run, which simulates the scenario)");
-  if (!fs::is_regular_file(path)) throw InputError(path, "", std::string("expected the file the run wrote (") + name + ")");
+    throw InputError(path, "",
+                     "missing: " + needed_by + " the run's " + name + ", which " + how +
+                         " (or validate without --run, which simulates the scenario)");
+  if (!fs::is_regular_file(path))
+    throw InputError(path, "", std::string("expected the file the run wrote (") + name + ")");
   return path;
 }
 
@@ -51,13 +54,16 @@ std::string written_with(const char* output) {
 void check_same_scenario(const JsonNode& summary, const Scenario& scenario, const std::string& dir) {
   const std::string name = summary.at("scenario").string();
   if (name != scenario.name)
-    summary.at("scenario").fail("the run in " + dir + " is of scenario \"" + name + "\", not of " + scenario.file +
-                                " (\"" + scenario.name + "\")");
+    summary.at("scenario")
+        .fail("the run in " + dir + " is of scenario \"" + name + "\", not of " + scenario.file + " (\"" +
+              scenario.name + "\")");
   const std::uint64_t seed = summary.at("seed").unsigned_integer();
   if (seed != scenario.simulation.seed)
     summary.at("seed").fail("the run used seed " + std::to_string(seed) + ", the scenario " +
-                            std::to_string(scenario.simulation.seed) + ": give validate the run's seed (--set "
-                            "/simulation/seed=" + std::to_string(seed) + ") and its other --set values");
+                            std::to_string(scenario.simulation.seed) +
+                            ": give validate the run's seed (--set "
+                            "/simulation/seed=" +
+                            std::to_string(seed) + ") and its other --set values");
   const JsonNode quantile = summary.at("latency_quantile");
   const std::optional<double> run_q = quantile.raw().is_null() ? std::nullopt : std::optional(quantile.number());
   if (run_q != scenario.simulation.latency_quantile)
@@ -77,7 +83,8 @@ std::vector<validation::LoggedEvent> read_events(const std::string& path, double
       const unsigned line = csv.get_file_line();
       beyond_a_run(path, line, limits::kMaxEvents, "events");
       integer_cell(path, line, "job", job);
-      validation::LoggedEvent e{job, 0, number_cell(path, line, "start_s", start), number_cell(path, line, "end_s", end), "", 6};
+      validation::LoggedEvent e{
+          job, 0, number_cell(path, line, "start_s", start), number_cell(path, line, "end_s", end), "", 6};
       if (e.start_s >= from_s) events.push_back(std::move(e));
     }
   } catch (const io::error::base& e) {
@@ -100,8 +107,9 @@ std::vector<double> read_job_throughputs(const std::string& path) {
       const long long count = integer_cell(path, line, "events", events);
       if (count > 0 && end_s > start_s) rates.push_back(static_cast<double>(count) / (end_s - start_s));
       if (static_cast<std::int64_t>(rates.size()) > limits::kMaxSubmittedJobs)
-        throw InputError(path, cell_location(line, "outcome"),
-                         "more jobs done than a sonicsim run submits (" + std::to_string(limits::kMaxSubmittedJobs) + ")");
+        throw InputError(
+            path, cell_location(line, "outcome"),
+            "more jobs done than a sonicsim run submits (" + std::to_string(limits::kMaxSubmittedJobs) + ")");
     }
   } catch (const io::error::base& e) {
     rethrow_csv_error(path, e);
@@ -149,7 +157,8 @@ std::vector<TimeseriesRow> read_timeseries(const std::string& path, const char* 
 SimulatedSide read_recorded_run(const std::string& dir, const Scenario& scenario, const RunNeeds& needs) {
   if (!fs::is_directory(dir))
     throw InputError(dir, "", "not a directory (--run expects the --output DIR of a sonicsim run of the scenario)");
-  const std::string summary_path = required_file(dir, "summary.json", "validate --run reads", "sonicsim run --output always writes");
+  const std::string summary_path =
+      required_file(dir, "summary.json", "validate --run reads", "sonicsim run --output always writes");
   const nlohmann::json document = read_json_file(summary_path);
   const JsonNode summary(document, "", summary_path);
   check_same_scenario(summary, scenario, dir);
@@ -168,8 +177,9 @@ SimulatedSide read_recorded_run(const std::string& dir, const Scenario& scenario
         side.queue_ns += stats.at("queue").at("ns").number_at_least(0);
       }
   if (needs.events)
-    side.events = read_events(required_file(dir, "events.csv", "event logs and condor_history need", written_with("events")),
-                              summary.at("warmup_s").number_at_least(0));
+    side.events =
+        read_events(required_file(dir, "events.csv", "event logs and condor_history need", written_with("events")),
+                    summary.at("warmup_s").number_at_least(0));
   if (needs.jobs) {
     const bool written = scenario.workload.submit || scenario.workload.threaded();
     side.job_throughputs = read_job_throughputs(required_file(
@@ -178,9 +188,10 @@ SimulatedSide read_recorded_run(const std::string& dir, const Scenario& scenario
   }
   if (needs.timeseries) {
     if (!scenario.scraped())
-      throw po::error("Prometheus exports need a scenario that Prometheus scrapes (a saturation gate or an autoscaler)");
-    side.timeseries = read_timeseries(required_file(dir, "timeseries.csv", "Prometheus exports need", written_with("timeseries")),
-                                      device_key);
+      throw po::error(
+          "Prometheus exports need a scenario that Prometheus scrapes (a saturation gate or an autoscaler)");
+    side.timeseries = read_timeseries(
+        required_file(dir, "timeseries.csv", "Prometheus exports need", written_with("timeseries")), device_key);
   }
   return side;
 }

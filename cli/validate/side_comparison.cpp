@@ -32,27 +32,30 @@ std::vector<ValidationRow> compare_prometheus(const Logs& logs, const SimulatedS
     if (!c.t_s.empty()) start = std::min(start, c.t_s.front());
   std::vector<std::string> notes;
   auto rows = compare_timeseries(logs.columns, sim.timeseries, times.start_unix_s.value_or(start),
-                                 times.load_steps_s.empty() ? load_steps(sim.timeseries) : times.load_steps_s, tolerances,
-                                 &notes);
+                                 times.load_steps_s.empty() ? load_steps(sim.timeseries) : times.load_steps_s,
+                                 tolerances, &notes);
   for (const std::string& note : notes) std::cerr << "sonicsim: note: " << one_line(note) << "\n";
   return rows;
 }
 
 }  // namespace
 
-std::vector<ValidationRow> compare_with_perf_levels(const Logs& logs, const json& levels, const Tolerances& tolerances) {
+std::vector<ValidationRow> compare_with_perf_levels(const Logs& logs, const json& levels,
+                                                    const Tolerances& tolerances) {
   const auto simulated_level = [&](double load) -> const json& {
     for (const auto& l : levels)
       if (std::abs(l["level"].get<double>() - load) <= 1e-9 * load)  // a level with no response has nothing to compare
         return !l["latencies_s"].empty() ? l : throw InputError(l["no_response"].get<std::string>());
-    throw po::error("the logs measured load " + load_label(load) + ", which the scenario's perf_analyzer levels do not have");
+    throw po::error("the logs measured load " + load_label(load) +
+                    ", which the scenario's perf_analyzer levels do not have");
   };
   std::vector<ValidationRow> rows;
   for (const auto& table : logs.perf_tables)
     for (const auto& measured : table.rows) {
       const json& sim = simulated_level(measured.load);
       const PerfRow row = sim["row"].get<PerfRow>();
-      const std::string id = "perf_" + load_label(measured.load), at = " at " + table.load_column + " " + load_label(measured.load);
+      const std::string id = "perf_" + load_label(measured.load),
+                        at = " at " + table.load_column + " " + load_label(measured.load);
       rows.push_back(compare_value(id + "_inferences_per_s", "inferences/s" + at, measured.inferences_per_s,
                                    row.inferences_per_s, tolerances));
       if (measured.p50_us)
@@ -64,10 +67,10 @@ std::vector<ValidationRow> compare_with_perf_levels(const Logs& logs, const json
     }
   for (const auto& experiment : logs.profile) {
     const json& sim = simulated_level(experiment.value);
-    const auto latency_rows = compare_times("perf_" + load_label(experiment.value) + "_latency",
-                                            "latency at " + experiment.mode + " " + load_label(experiment.value),
-                                            experiment.latencies_s, sim["latencies_s"].get<std::vector<double>>(),
-                                            tolerances);
+    const auto latency_rows =
+        compare_times("perf_" + load_label(experiment.value) + "_latency",
+                      "latency at " + experiment.mode + " " + load_label(experiment.value), experiment.latencies_s,
+                      sim["latencies_s"].get<std::vector<double>>(), tolerances);
     rows.insert(rows.end(), latency_rows.begin(), latency_rows.end());
   }
   return rows;
@@ -82,14 +85,16 @@ std::vector<ValidationRow> compare_with_run(const Logs& logs, SimulatedSide sim,
     // same time in the simulation must take the same time in its log too.
     int decimals = 0;
     for (const auto& e : logs.events) decimals = std::max(decimals, e.decimals);
-    for (auto& e : simulated) e.start_s = at_resolution(e.start_s, decimals), e.end_s = at_resolution(e.end_s, decimals);
+    for (auto& e : simulated)
+      e.start_s = at_resolution(e.start_s, decimals), e.end_s = at_resolution(e.end_s, decimals);
     std::vector<double> measured_times, simulated_times;
     for (const auto& e : logs.events) measured_times.push_back(e.time_s());
     for (const auto& e : simulated) simulated_times.push_back(e.time_s());
     if (simulated_times.empty()) throw std::runtime_error("the simulation completed no event to compare");
-    rows = compare_times("event_time", "event time", measured_times, simulated_times, tolerances, std::pow(10.0, -decimals));
-    rows.push_back(compare_value("events_per_s", "events per second", events_per_s(logs.events), events_per_s(simulated),
-                                 tolerances));
+    rows = compare_times("event_time", "event time", measured_times, simulated_times, tolerances,
+                         std::pow(10.0, -decimals));
+    rows.push_back(compare_value("events_per_s", "events per second", events_per_s(logs.events),
+                                 events_per_s(simulated), tolerances));
   }
   if (!logs.jobs.empty()) {
     std::map<std::string, std::pair<double, double>> spans;  // job -> first start, last end
@@ -105,8 +110,9 @@ std::vector<ValidationRow> compare_with_run(const Logs& logs, SimulatedSide sim,
   }
   if (!logs.job_throughputs.empty()) {
     if (sim.job_throughputs.empty())
-      throw po::error("the simulation has no job that ended having completed its events, so no per-job throughput "
-                      "to compare with the log (a duration-limited run leaves its jobs running: give them events)");
+      throw po::error(
+          "the simulation has no job that ended having completed its events, so no per-job throughput "
+          "to compare with the log (a duration-limited run leaves its jobs running: give them events)");
     const auto rate_rows = compare_job_throughputs(logs.job_throughputs, sim.job_throughputs, tolerances);
     rows.insert(rows.end(), rate_rows.begin(), rate_rows.end());
   }

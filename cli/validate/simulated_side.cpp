@@ -31,7 +31,8 @@ SimulatedSide simulate_side(const std::string& path, const Overrides& overrides)
   Overrides o = overrides;
   o.emplace_back("/simulation/outputs", "[]");
   const Scenario scenario = load_scenario(path, o);
-  if (scenario.perf_analyzer) throw po::error("validate compares grid-job workloads with site logs; this is a perf_analyzer load");
+  if (scenario.perf_analyzer)
+    throw po::error("validate compares grid-job workloads with site logs; this is a perf_analyzer load");
   const json sim = json::parse(run_isolated([&] {
     SimulationProgressLine progress(stderr_is_terminal());
     const SimulationResults results = simulate(scenario, progress.observer());
@@ -85,8 +86,11 @@ json simulate_perf_levels(const std::string& path, const Overrides& overrides) {
       const PerfMeasurement m = simulate_perf_level(scenario, level);
       std::vector<double> latencies;
       for (std::int64_t ns : m.latencies_ns) latencies.push_back(static_cast<double>(ns) * 1e-9);
-      return json{{"level", m.level}, {"row", perf_row(m)}, {"latencies_s", latencies},
-                  {"no_response", no_response_error(scenario, m.level)}}.dump();
+      return json{{"level", m.level},
+                  {"row", perf_row(m)},
+                  {"latencies_s", latencies},
+                  {"no_response", no_response_error(scenario, m.level)}}
+          .dump();
     })));
   return levels;
 }

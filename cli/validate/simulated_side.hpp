@@ -21,8 +21,8 @@ struct SimulatedSide {
   double end_s = 0;                             // the run's end, s
   // Triton's counters at the end, summed over servers and models (Triton's statistics API).
   double successes = 0, inferences = 0, executions = 0, queue_ns = 0;
-  double gpu_utilization = 0;                // mean over the devices, 0..1
-  std::vector<TimeseriesRow> timeseries;     // one row per Prometheus scrape
+  double gpu_utilization = 0;             // mean over the devices, 0..1
+  std::vector<TimeseriesRow> timeseries;  // one row per Prometheus scrape
 };
 
 // Simulates the grid-job scenario at `path` with `overrides`.

@@ -42,9 +42,11 @@ void read_prometheus_export(const std::string& text, const std::string& path, co
     for (const PromSeries& s : file.series) {
       const std::string c = column_of_metric_name(s.name);
       if (c.empty() || (!as.empty() && c != as))
-        throw InputError(path, "", "cannot tell which series \"" + (s.name.empty() ? std::string("(an expression)") : s.name) +
-                                       "\" measures: give it as COLUMN=" + path + " (columns: ready, metric, "
-                                       "requests_per_s, queue_ms, gpu_utilization)");
+        throw InputError(path, "",
+                         "cannot tell which series \"" + (s.name.empty() ? std::string("(an expression)") : s.name) +
+                             "\" measures: give it as COLUMN=" + path +
+                             " (columns: ready, metric, "
+                             "requests_per_s, queue_ms, gpu_utilization)");
       as = c;
     }
   }
@@ -79,7 +81,8 @@ void read_log(const std::string& argument, Logs& logs) {
   const std::string text = read_input_file(path, kMaxLogFileBytes);
   if (!column.empty() || is_prometheus_export(text)) return read_prometheus_export(text, path, column, logs);
   const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) throw InputError(path, "", std::string("an empty log; validate reads ") + kLogFormats);
+  if (first == std::string::npos)
+    throw InputError(path, "", std::string("an empty log; validate reads ") + kLogFormats);
   if (text[first] == '[') {
     const auto jobs = parse_condor_history(text, path);
     logs.jobs.insert(logs.jobs.end(), jobs.begin(), jobs.end());

@@ -34,7 +34,8 @@ struct ElementCount {
   double mean = 0;
 };
 
-RequestExpectation expected_request(const ModelSpec& model, const ElementCount& elements, int items, const KernelLatency& tau) {
+RequestExpectation expected_request(const ModelSpec& model, const ElementCount& elements, int items,
+                                    const KernelLatency& tau) {
   RequestExpectation r;
   double mean_elements = 0;
   if (model.layout == TensorLayout::Padded) {
@@ -60,7 +61,8 @@ RequestExpectation expected_request(const ModelSpec& model, const ElementCount& 
 }  // namespace
 
 AnalyticModel analytic_model(const Scenario& s) {
-  if (s.perf_analyzer) throw std::invalid_argument("the analytic model is for grid-job workloads, not perf_analyzer loads");
+  if (s.perf_analyzer)
+    throw std::invalid_argument("the analytic model is for grid-job workloads, not perf_analyzer loads");
   AnalyticModel m;
   m.device_naming = s.device_naming;
   const WorkerPool& pool = first_pool(s);
@@ -98,7 +100,8 @@ AnalyticModel analytic_model(const Scenario& s) {
       const std::int64_t k = inference.requests_for(n);
       if (k == 0) continue;
       m.requests_per_event += probability * static_cast<double>(k);
-      for (const auto& [items, count] : {std::pair{inference.items_in_request(0, n), k - 1}, {inference.items_in_request(k - 1, n), 1}}) {
+      for (const auto& [items, count] :
+           {std::pair{inference.items_in_request(0, n), k - 1}, {inference.items_in_request(k - 1, n), 1}}) {
         const double weight = probability * static_cast<double>(count);
         if (inference.elements_per_item) {  // a variable dim: expectations over the items' elements too
           const RequestExpectation r = expected_request(model, elements, items, tau);
@@ -164,7 +167,8 @@ std::string describe_saturation(const AnalyticModel& m) {
   std::string text = printf_string("%ss saturate at %.1f jobs (%.1f per %s)", words.title, gpu_knee_jobs(m),
                                    m.gpus ? gpu_knee_jobs(m) / m.gpus : 0.0, words.label);
   if (m.frontend_threads > 0) text += printf_string(", frontends at %.0f jobs", frontend_knee_jobs(m));
-  for (const SharedLink& link : m.links) text += printf_string(", %s at %.0f jobs", link.name.c_str(), link_cap_jobs(m, link));
+  for (const SharedLink& link : m.links)
+    text += printf_string(", %s at %.0f jobs", link.name.c_str(), link_cap_jobs(m, link));
   return text;
 }
 

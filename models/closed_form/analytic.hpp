@@ -21,14 +21,14 @@ struct SharedLink {
 };
 
 struct AnalyticModel {
-  double cpu_s = 0;          // non-ML CPU modules, mean, on the pool's CPU
-  double preprocess_s = 0;   // inference modules' preprocessing, mean
-  double gpu_s = 0;          // GPU-busy time per event: sum of tau over the event's requests (expected)
-  double frontend_s = 0;     // server frontend per event: parsing requests, serialising responses
-  int frontend_threads = 0;  // handler threads over all servers (0: no frontend)
-  double transfer_s = 0;     // bytes / one flow's rate, requests and responses
-  double round_trips_s = 0;  // one path latency each way per request
-  double cpu_fallback_s = 0; // modules with no server: their CPU fallback time
+  double cpu_s = 0;               // non-ML CPU modules, mean, on the pool's CPU
+  double preprocess_s = 0;        // inference modules' preprocessing, mean
+  double gpu_s = 0;               // GPU-busy time per event: sum of tau over the event's requests (expected)
+  double frontend_s = 0;          // server frontend per event: parsing requests, serialising responses
+  int frontend_threads = 0;       // handler threads over all servers (0: no frontend)
+  double transfer_s = 0;          // bytes / one flow's rate, requests and responses
+  double round_trips_s = 0;       // one path latency each way per request
+  double cpu_fallback_s = 0;      // modules with no server: their CPU fallback time
   double requests_per_event = 0;  // expected, where items per event are a distribution
   int gpus = 0;
   DeviceNaming device_naming = DeviceNaming::Gpu;  // the scenario's, for the text

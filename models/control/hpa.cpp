@@ -87,9 +87,8 @@ int HorizontalPodAutoscaler::limit_rate(double now_s, int replicas, int desired)
       for (const ScalingPolicy& p : rules.policies) {
         const int start = replicas - change_in_period(scale_up_events_, now_s, p.period_s) +
                           change_in_period(scale_down_events_, now_s, p.period_s);
-        const int proposed = p.kind == ScalingPolicyKind::Pods
-                                 ? start + p.value
-                                 : ceil_count(start * (1 + p.value / 100.0));
+        const int proposed =
+            p.kind == ScalingPolicyKind::Pods ? start + p.value : ceil_count(start * (1 + p.value / 100.0));
         limit = rules.select == PolicySelect::Max ? std::max(limit, proposed) : std::min(limit, proposed);
       }
       limit = std::max(limit, replicas);  // no further up until old events leave their periods
@@ -104,8 +103,8 @@ int HorizontalPodAutoscaler::limit_rate(double now_s, int replicas, int desired)
       for (const ScalingPolicy& p : rules.policies) {
         const int start = replicas + change_in_period(scale_down_events_, now_s, p.period_s) -
                           change_in_period(scale_up_events_, now_s, p.period_s);
-        const int proposed = p.kind == ScalingPolicyKind::Pods ? start - p.value
-                                                               : static_cast<int>(start * (1 - p.value / 100.0));
+        const int proposed =
+            p.kind == ScalingPolicyKind::Pods ? start - p.value : static_cast<int>(start * (1 - p.value / 100.0));
         limit = rules.select == PolicySelect::Max ? std::min(limit, proposed) : std::max(limit, proposed);
       }
       limit = std::min(limit, replicas);

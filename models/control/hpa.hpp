@@ -37,8 +37,8 @@ inline ScalingRules default_scale_down() { return {300, {{ScalingPolicyKind::Per
 
 struct HpaSpec {
   MetricTarget target_kind = MetricTarget::AverageValue;  // KEDA's default metricType
-  double target = 1;      // the trigger's threshold
-  double tolerance = 0.1; // --horizontal-pod-autoscaler-tolerance
+  double target = 1;                                      // the trigger's threshold
+  double tolerance = 0.1;                                 // --horizontal-pod-autoscaler-tolerance
   int min_replicas = 1;
   int max_replicas = 1;
   ScalingRules scale_up = default_scale_up();

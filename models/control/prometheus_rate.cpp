@@ -11,8 +11,8 @@ std::optional<double> extrapolated(std::span<const PromSample> all, std::int64_t
   const std::int64_t range_start = at_ms - range_ms;
   const auto first = std::upper_bound(all.begin(), all.end(), range_start,
                                       [](std::int64_t t, const PromSample& s) { return t < s.t_ms; });
-  const auto end = std::upper_bound(all.begin(), all.end(), at_ms,
-                                    [](std::int64_t t, const PromSample& s) { return t < s.t_ms; });
+  const auto end =
+      std::upper_bound(all.begin(), all.end(), at_ms, [](std::int64_t t, const PromSample& s) { return t < s.t_ms; });
   if (end - first < 2) return std::nullopt;
   const std::span<const PromSample> samples(first, end);
   const PromSample& head = samples.front();
@@ -45,7 +45,8 @@ std::optional<double> extrapolated(std::span<const PromSample> all, std::int64_t
 
 }  // namespace
 
-std::optional<double> prometheus_increase(std::span<const PromSample> samples, std::int64_t at_ms, std::int64_t range_ms) {
+std::optional<double> prometheus_increase(std::span<const PromSample> samples, std::int64_t at_ms,
+                                          std::int64_t range_ms) {
   return extrapolated(samples, at_ms, range_ms, false);
 }
 

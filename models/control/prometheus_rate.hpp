@@ -16,7 +16,8 @@ struct PromSample {
 
 // `samples` in time order. No value (Prometheus returns no series) with fewer than two samples in
 // the range.
-std::optional<double> prometheus_increase(std::span<const PromSample> samples, std::int64_t at_ms, std::int64_t range_ms);
+std::optional<double> prometheus_increase(std::span<const PromSample> samples, std::int64_t at_ms,
+                                          std::int64_t range_ms);
 std::optional<double> prometheus_rate(std::span<const PromSample> samples, std::int64_t at_ms, std::int64_t range_ms);
 
 }  // namespace sonicsim

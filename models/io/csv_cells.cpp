@@ -32,9 +32,11 @@ long long integer_cell(const std::string& path, unsigned line, const std::string
 
 void rethrow_csv_error(const std::string& path, const io::error::base& error) {
   std::string location = "column line";  // libfccp gives no line number for header problems
-  if (const auto* with_line = dynamic_cast<const io::error::with_file_line*>(&error); with_line && with_line->file_line > 0)
+  if (const auto* with_line = dynamic_cast<const io::error::with_file_line*>(&error);
+      with_line && with_line->file_line > 0)
     location = "line " + std::to_string(with_line->file_line);
-  if (const auto* with_column = dynamic_cast<const io::error::with_column_name*>(&error); with_column && with_column->column_name[0])
+  if (const auto* with_column = dynamic_cast<const io::error::with_column_name*>(&error);
+      with_column && with_column->column_name[0])
     location += std::string(", column \"") + with_column->column_name + "\"";
   throw InputError(path, location, error.what());
 }

@@ -1,6 +1,6 @@
 #pragma once
-// Cells of the CSV inputs (calibration data, perf_analyzer tables, site logs, job traces): rows are split by libfccp, values are parsed
-// here (exactly, with std::from_chars), and every problem names the file, line and column.
+// Cells of the CSV inputs (calibration data, perf_analyzer tables, site logs, job traces): rows are split by libfccp,
+// values are parsed here (exactly, with std::from_chars), and every problem names the file, line and column.
 #define CSV_IO_NO_THREAD
 #include <libfccp/csv.h>
 

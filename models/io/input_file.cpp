@@ -32,14 +32,16 @@ class FileDescriptor {
 
 std::string read_input_file(const std::string& path, std::size_t max_bytes, const std::string& location) {
   const FileDescriptor file(open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (file.get() < 0) throw InputError(path, location, std::string("cannot open the file (") + std::strerror(errno) + ")");
+  if (file.get() < 0)
+    throw InputError(path, location, std::string("cannot open the file (") + std::strerror(errno) + ")");
   struct stat info {};
   if (fstat(file.get(), &info) != 0)
     throw InputError(path, location, std::string("cannot read the file (") + std::strerror(errno) + ")");
   if (S_ISDIR(info.st_mode)) throw InputError(path, location, "is a directory, expected a file");
   if (S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) > max_bytes)
-    throw InputError(path, location, "the file has " + std::to_string(info.st_size) + " bytes, more than the " +
-                                         size_text(max_bytes) + " an input of this kind may have");
+    throw InputError(path, location,
+                     "the file has " + std::to_string(info.st_size) + " bytes, more than the " + size_text(max_bytes) +
+                         " an input of this kind may have");
   std::string text;
   char buffer[1 << 16];
   for (;;) {

@@ -14,10 +14,14 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
   const unsigned char lead = byte(i);
   std::size_t length = 0;
   unsigned min = 0;
-  if (lead >= 0xC2 && lead <= 0xDF) length = 2, min = 0x80;
-  else if (lead >= 0xE0 && lead <= 0xEF) length = 3, min = 0x800;
-  else if (lead >= 0xF0 && lead <= 0xF4) length = 4, min = 0x10000;
-  else return 0;
+  if (lead >= 0xC2 && lead <= 0xDF)
+    length = 2, min = 0x80;
+  else if (lead >= 0xE0 && lead <= 0xEF)
+    length = 3, min = 0x800;
+  else if (lead >= 0xF0 && lead <= 0xF4)
+    length = 4, min = 0x10000;
+  else
+    return 0;
   if (i + length > text.size()) return 0;
   unsigned code = lead & (0xFF >> (length + 1));
   for (std::size_t k = 1; k < length; ++k) {

@@ -16,28 +16,35 @@ struct Unit {
 };
 
 constexpr std::array kDurationUnits{
-    Unit{"ns", 1e-9}, Unit{"us", 1e-6}, Unit{"\u00b5s", 1e-6}, Unit{"ms", 1e-3},
+    Unit{"ns", 1e-9}, Unit{"us", 1e-6},  Unit{"\u00b5s", 1e-6}, Unit{"ms", 1e-3},
     Unit{"s", 1.0},   Unit{"min", 60.0}, Unit{"h", 3600.0},
 };
 
 constexpr std::array kSizeUnits{
-    Unit{"B", 1.0},          Unit{"kB", 1e3},          Unit{"KB", 1e3},
-    Unit{"MB", 1e6},         Unit{"GB", 1e9},          Unit{"TB", 1e12},
-    Unit{"KiB", 1024.0},     Unit{"MiB", 1048576.0},   Unit{"GiB", 1073741824.0},
+    Unit{"B", 1.0},
+    Unit{"kB", 1e3},
+    Unit{"KB", 1e3},
+    Unit{"MB", 1e6},
+    Unit{"GB", 1e9},
+    Unit{"TB", 1e12},
+    Unit{"KiB", 1024.0},
+    Unit{"MiB", 1048576.0},
+    Unit{"GiB", 1073741824.0},
     Unit{"TiB", 1099511627776.0},
-    Unit{"b", 1.0 / 8},      Unit{"kb", 1e3 / 8},      Unit{"Kb", 1e3 / 8},
-    Unit{"Mb", 1e6 / 8},     Unit{"Gb", 1e9 / 8},      Unit{"Tb", 1e12 / 8},
+    Unit{"b", 1.0 / 8},
+    Unit{"kb", 1e3 / 8},
+    Unit{"Kb", 1e3 / 8},
+    Unit{"Mb", 1e6 / 8},
+    Unit{"Gb", 1e9 / 8},
+    Unit{"Tb", 1e12 / 8},
 };
 
 constexpr std::array kBandwidthUnits{
-    Unit{"bps", 1.0 / 8},  Unit{"kbps", 1e3 / 8}, Unit{"Kbps", 1e3 / 8}, Unit{"Mbps", 1e6 / 8},
-    Unit{"Gbps", 1e9 / 8}, Unit{"Tbps", 1e12 / 8},
-    Unit{"b/s", 1.0 / 8},  Unit{"kb/s", 1e3 / 8}, Unit{"Kb/s", 1e3 / 8}, Unit{"Mb/s", 1e6 / 8},
-    Unit{"Gb/s", 1e9 / 8}, Unit{"Tb/s", 1e12 / 8},
-    Unit{"Bps", 1.0},      Unit{"kBps", 1e3},     Unit{"KBps", 1e3},     Unit{"MBps", 1e6},
-    Unit{"GBps", 1e9},     Unit{"TBps", 1e12},
-    Unit{"B/s", 1.0},      Unit{"kB/s", 1e3},     Unit{"KB/s", 1e3},     Unit{"MB/s", 1e6},
-    Unit{"GB/s", 1e9},     Unit{"TB/s", 1e12},
+    Unit{"bps", 1.0 / 8},   Unit{"kbps", 1e3 / 8},  Unit{"Kbps", 1e3 / 8}, Unit{"Mbps", 1e6 / 8}, Unit{"Gbps", 1e9 / 8},
+    Unit{"Tbps", 1e12 / 8}, Unit{"b/s", 1.0 / 8},   Unit{"kb/s", 1e3 / 8}, Unit{"Kb/s", 1e3 / 8}, Unit{"Mb/s", 1e6 / 8},
+    Unit{"Gb/s", 1e9 / 8},  Unit{"Tb/s", 1e12 / 8}, Unit{"Bps", 1.0},      Unit{"kBps", 1e3},     Unit{"KBps", 1e3},
+    Unit{"MBps", 1e6},      Unit{"GBps", 1e9},      Unit{"TBps", 1e12},    Unit{"B/s", 1.0},      Unit{"kB/s", 1e3},
+    Unit{"KB/s", 1e3},      Unit{"MB/s", 1e6},      Unit{"GB/s", 1e9},     Unit{"TB/s", 1e12},
 };
 
 std::string_view trim(std::string_view s) {
@@ -47,8 +54,7 @@ std::string_view trim(std::string_view s) {
 }
 
 template <std::size_t N>
-double parse_with(std::string_view text, const std::array<Unit, N>& table, const char* what,
-                  const char* example) {
+double parse_with(std::string_view text, const std::array<Unit, N>& table, const char* what, const char* example) {
   const std::string_view s = trim(text);
   double value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -65,8 +71,7 @@ double parse_with(std::string_view text, const std::array<Unit, N>& table, const
     if (unit.symbol == symbol) {
       const double si = value * unit.factor;
       if (!std::isfinite(value) || value < 0 || !std::isfinite(si)) {
-        throw UnitError(std::string("expected a non-negative, finite ") + what + ", got \"" +
-                        std::string(text) + "\"");
+        throw UnitError(std::string("expected a non-negative, finite ") + what + ", got \"" + std::string(text) + "\"");
       }
       return si;
     }
@@ -79,15 +84,11 @@ double parse_with(std::string_view text, const std::array<Unit, N>& table, const
 
 }  // namespace
 
-double parse_duration_s(std::string_view text) {
-  return parse_with(text, kDurationUnits, "a duration", "12ms");
-}
+double parse_duration_s(std::string_view text) { return parse_with(text, kDurationUnits, "a duration", "12ms"); }
 
 double parse_bytes(std::string_view text) { return parse_with(text, kSizeUnits, "a data size", "15.6MB"); }
 
-double parse_bandwidth_Bps(std::string_view text) {
-  return parse_with(text, kBandwidthUnits, "a bandwidth", "10Gbps");
-}
+double parse_bandwidth_Bps(std::string_view text) { return parse_with(text, kBandwidthUnits, "a bandwidth", "10Gbps"); }
 
 double parse_fraction(std::string_view text) {
   const bool percent = text.ends_with('%');

@@ -39,9 +39,10 @@ int draw_events(const EventCount& count, Rng& rng) {
 }
 
 int most_events(const EventCount& count) {
-  return std::visit(Overloaded{[](int fixed) { return fixed; }, [](const UniformCount& u) { return u.max; },
-                               [](const EmpiricalCount& e) { return *std::max_element(e.samples.begin(), e.samples.end()); }},
-                    count);
+  return std::visit(
+      Overloaded{[](int fixed) { return fixed; }, [](const UniformCount& u) { return u.max; },
+                 [](const EmpiricalCount& e) { return *std::max_element(e.samples.begin(), e.samples.end()); }},
+      count);
 }
 
 double mean_events(const EventCount& count) {

@@ -10,12 +10,13 @@
 namespace sonicsim {
 namespace {
 
-using TraceReader = io::CSVReader<2, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow,
-                                  io::single_and_empty_line_comment<'#'>>;
+using TraceReader = io::CSVReader<2, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
+                                  io::throw_on_overflow, io::single_and_empty_line_comment<'#'>>;
 
 [[noreturn]] void too_many_jobs(const std::string& path, const std::string& where) {
-  throw InputError(path, where, "a trace of more than " + std::to_string(limits::kMaxSubmittedJobs) +
-                                    " jobs, the most sonicsim submits in one run");
+  throw InputError(path, where,
+                   "a trace of more than " + std::to_string(limits::kMaxSubmittedJobs) +
+                       " jobs, the most sonicsim submits in one run");
 }
 
 std::vector<TracedJob> parse_csv_trace(const std::string& text, const std::string& path) {
@@ -28,7 +29,8 @@ std::vector<TracedJob> parse_csv_trace(const std::string& text, const std::strin
     char *submit = nullptr, *events = nullptr;
     while (reader.read_row(submit, events)) {
       const unsigned line = reader.get_file_line();
-      if (static_cast<std::int64_t>(jobs.size()) >= limits::kMaxSubmittedJobs) too_many_jobs(path, "line " + std::to_string(line));
+      if (static_cast<std::int64_t>(jobs.size()) >= limits::kMaxSubmittedJobs)
+        too_many_jobs(path, "line " + std::to_string(line));
       TracedJob job;
       job.submit_s = number_cell(path, line, "submit_s", submit);
       if (!(job.submit_s >= 0 && job.submit_s <= limits::kMaxDurationS))
@@ -80,8 +82,8 @@ std::vector<TracedJob> read_job_trace(const std::string& path) {
 
 std::vector<TracedJob> parse_job_trace(const std::string& text, const std::string& path) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
-  std::vector<TracedJob> jobs = first != std::string::npos && text[first] == '[' ? parse_condor_trace(text, path)
-                                                                                  : parse_csv_trace(text, path);
+  std::vector<TracedJob> jobs =
+      first != std::string::npos && text[first] == '[' ? parse_condor_trace(text, path) : parse_csv_trace(text, path);
   std::stable_sort(jobs.begin(), jobs.end(),
                    [](const TracedJob& a, const TracedJob& b) { return a.submit_s < b.submit_s; });
   return jobs;

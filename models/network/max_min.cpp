@@ -62,7 +62,8 @@ void MaxMinSolver::solve(const std::vector<double>& capacity_Bps, const std::vec
     ++stamp_;
     candidates_.clear();
     for (int l : saturated_) {
-      for (int node = first_[static_cast<std::size_t>(l)]; node >= 0; node = next_on_link_[static_cast<std::size_t>(node)]) {
+      for (int node = first_[static_cast<std::size_t>(l)]; node >= 0;
+           node = next_on_link_[static_cast<std::size_t>(node)]) {
         const std::size_t v = static_cast<std::size_t>(node / 3);
         if (result.fixed_by[v] != SharingResult::kUnfixed || seen_[v] == stamp_ || !(variables[v].count > 0)) continue;
         seen_[v] = stamp_;
@@ -100,7 +101,8 @@ void MaxMinSolver::solve(const std::vector<double>& capacity_Bps, const std::vec
     }
     if (min_bound < 0)
       for (int l : saturated_)
-        if (result.level[static_cast<std::size_t>(l)] == kNoLevel) result.level[static_cast<std::size_t>(l)] = min_usage;
+        if (result.level[static_cast<std::size_t>(l)] == kNoLevel)
+          result.level[static_cast<std::size_t>(l)] = min_usage;
     if (candidates_.empty())  // only rounding residue kept these links in: nothing left to fix on them
       for (int l : saturated_) in_filling_[static_cast<std::size_t>(l)] = 0;
     std::erase_if(filling_, [this](int l) { return !in_filling_[static_cast<std::size_t>(l)]; });

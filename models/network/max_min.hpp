@@ -21,18 +21,18 @@ namespace sonicsim::network {
 
 // One flow of the system, or `count` identical flows (same penalty, bound and links).
 struct SharingVariable {
-  double penalty = 1;   // s (SimGrid's sharing penalty)
+  double penalty = 1;    // s (SimGrid's sharing penalty)
   double bound_Bps = 0;  // its own rate cap; <= 0: none (SimGrid treats a bound of 0 as none)
   double count = 1;
   std::array<int, 3> links{-1, -1, -1};  // indices of the links it crosses; -1: unused slot
 };
 
 struct SharingResult {
-  static constexpr int kBound = -1;     // fixed at its bound
-  static constexpr int kUnfixed = -2;   // no link fixed it (SimGrid leaves its value at 0)
-  std::vector<double> value_Bps;  // per variable: each of its flows' rate, before the bandwidth factor
-  std::vector<int> fixed_by;      // per variable: the link whose saturation fixed it, or kBound, kUnfixed
-  std::vector<double> level;      // per link: remaining / usage when it saturated; +inf if it never did
+  static constexpr int kBound = -1;    // fixed at its bound
+  static constexpr int kUnfixed = -2;  // no link fixed it (SimGrid leaves its value at 0)
+  std::vector<double> value_Bps;       // per variable: each of its flows' rate, before the bandwidth factor
+  std::vector<int> fixed_by;           // per variable: the link whose saturation fixed it, or kBound, kUnfixed
+  std::vector<double> level;           // per link: remaining / usage when it saturated; +inf if it never did
 };
 
 class MaxMinSolver {

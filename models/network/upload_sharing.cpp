@@ -23,7 +23,8 @@ UploadSharing::UploadSharing(double shared_Bps, std::vector<double> private_Bps,
       solver_(precision),
       entries_(&heap_position_),
       thresholds_(&threshold_position_) {
-  if (!(shared_Bps_ > 0) || !(factor_ > 0)) throw std::invalid_argument("UploadSharing: capacities and factor must be positive");
+  if (!(shared_Bps_ > 0) || !(factor_ > 0))
+    throw std::invalid_argument("UploadSharing: capacities and factor must be positive");
   links_.resize(private_Bps.size());
   for (std::size_t l = 0; l < links_.size(); ++l) {
     links_[l].capacity_Bps = private_Bps[l];
@@ -198,7 +199,8 @@ void UploadSharing::join(Upload u, int g, double remaining_bytes) {
 void UploadSharing::move(Upload u, int g) {
   UploadState& s = state_[static_cast<std::size_t>(u)];
   Group& from = groups_[static_cast<std::size_t>(s.group)];
-  const double remaining = from.marks.entries()[static_cast<std::size_t>(heap_position_[static_cast<std::size_t>(u)])].key - from.served;
+  const double remaining =
+      from.marks.entries()[static_cast<std::size_t>(heap_position_[static_cast<std::size_t>(u)])].key - from.served;
   from.marks.remove(u);
   join(u, g, remaining);
 }
@@ -245,7 +247,8 @@ void UploadSharing::update_threshold(int l) {
       solver_.solve(capacities_, variables_, result_);
       threshold = result_.level[0];
       // The link left the filling with uploads unfixed (SimGrid's tolerance): always solve it exactly.
-      if (std::find(result_.fixed_by.begin(), result_.fixed_by.end(), SharingResult::kUnfixed) != result_.fixed_by.end())
+      if (std::find(result_.fixed_by.begin(), result_.fixed_by.end(), SharingResult::kUnfixed) !=
+          result_.fixed_by.end())
         threshold = 0;
     }
   }
@@ -264,16 +267,19 @@ void UploadSharing::update_threshold(int l) {
 void UploadSharing::allocate() {
   variables_.clear();
   for (std::size_t c = 0; c < classes_.size(); ++c)
-    if (class_count_[c] > 0) variables_.push_back({classes_[c].penalty_s, classes_[c].bound_Bps, class_count_[c], {0, -1, -1}});
+    if (class_count_[c] > 0)
+      variables_.push_back({classes_[c].penalty_s, classes_[c].bound_Bps, class_count_[c], {0, -1, -1}});
   capacities_.assign(1, shared_Bps_);
   solver_.solve(capacities_, variables_, result_);
-  const bool stuck = std::find(result_.fixed_by.begin(), result_.fixed_by.end(), SharingResult::kUnfixed) != result_.fixed_by.end();
+  const bool stuck =
+      std::find(result_.fixed_by.begin(), result_.fixed_by.end(), SharingResult::kUnfixed) != result_.fixed_by.end();
   const double shared_level = result_.level[0];
   const bool may_bind = stuck || (!thresholds_.empty() && thresholds_.top().key < shared_level);
   if (may_bind || !previous_candidates_.empty()) return allocate_exactly(shared_level, stuck);
   std::size_t v = 0;
   for (std::size_t c = 0; c < classes_.size(); ++c)
-    if (class_count_[c] > 0) groups_[static_cast<std::size_t>(shared_group(static_cast<int>(c)))].rate = factor_ * result_.value_Bps[v++];
+    if (class_count_[c] > 0)
+      groups_[static_cast<std::size_t>(shared_group(static_cast<int>(c)))].rate = factor_ * result_.value_Bps[v++];
   recheck_.clear();  // entered into their shared groups, where they belong
   std::erase_if(busy_groups_, [this](int g) {
     if (!groups_[static_cast<std::size_t>(g)].marks.empty()) return false;

@@ -25,9 +25,9 @@ namespace sonicsim::network {
 
 // What SimGrid makes of an upload's route (src/surf/network_cm02.cpp, NetworkCm02Model::communicate).
 struct RouteClass {
-  double penalty_s = 1;   // the lmm variable's sharing penalty: the route's latency (+ LV08's weight-S terms)
-  double bound_Bps = 0;   // the variable's bound: min(slowest link, TCP-gamma / (2 × latency)); <= 0: none
-  double latency_s = 0;   // the latency phase: route latency × latency factor
+  double penalty_s = 1;  // the lmm variable's sharing penalty: the route's latency (+ LV08's weight-S terms)
+  double bound_Bps = 0;  // the variable's bound: min(slowest link, TCP-gamma / (2 × latency)); <= 0: none
+  double latency_s = 0;  // the latency phase: route latency × latency factor
 };
 
 class UploadSharing {
@@ -69,18 +69,18 @@ class UploadSharing {
   struct Group {
     int route_class = 0;
     int link = -1;
-    double served = 0;   // virtual bytes: what each member has been served since the group's origin
-    double since = 0;    // when `served` was last brought up to date
-    double rate = 0;     // B/s per member
+    double served = 0;  // virtual bytes: what each member has been served since the group's origin
+    double since = 0;   // when `served` was last brought up to date
+    double rate = 0;    // B/s per member
     IndexedHeap marks;
     explicit Group(std::vector<int>* positions) : marks(positions) {}
   };
   struct Link {
     double capacity_Bps = 0;
-    std::vector<int> uploads;               // in their transfer phase
-    std::vector<double> class_count;        // of those, per route class
-    bool candidate = false;                 // in the exact solve of the last allocation
-    std::vector<int> unit_group;            // per class: the group of its uploads held by this link alone
+    std::vector<int> uploads;         // in their transfer phase
+    std::vector<double> class_count;  // of those, per route class
+    bool candidate = false;           // in the exact solve of the last allocation
+    std::vector<int> unit_group;      // per class: the group of its uploads held by this link alone
   };
 
   void bring_groups_to(double now);
@@ -110,7 +110,7 @@ class UploadSharing {
   std::vector<Group> groups_;
   std::vector<int> shared_groups_;  // per class
   std::unordered_map<std::int64_t, int> link_groups_;
-  std::vector<int> busy_groups_;    // groups with members
+  std::vector<int> busy_groups_;  // groups with members
   std::vector<char> group_busy_;
   std::vector<double> class_count_;  // uploads in their transfer phase, per class
   std::vector<int> threshold_position_;
@@ -127,13 +127,13 @@ class UploadSharing {
   std::vector<double> capacities_;
   SharingResult result_;
   std::vector<int> candidates_, previous_candidates_;  // links in the exact solve, now and last time
-  std::vector<int> per_upload_;        // uploads through two candidate links
-  std::vector<int> per_upload_group_;  // their groups
-  std::vector<int> per_upload_index_;  // upload -> its index in per_upload_ (valid where it matches)
-  std::vector<int> recheck_;           // uploads whose group may have changed
+  std::vector<int> per_upload_;                        // uploads through two candidate links
+  std::vector<int> per_upload_group_;                  // their groups
+  std::vector<int> per_upload_index_;                  // upload -> its index in per_upload_ (valid where it matches)
+  std::vector<int> recheck_;                           // uploads whose group may have changed
   std::vector<int> ending_;
   std::vector<UnitVariable> unit_variables_;
-  std::vector<double> alone_;          // per class: uploads through no candidate link
+  std::vector<double> alone_;  // per class: uploads through no candidate link
   std::vector<int> class_variable_;
   std::vector<std::size_t> walk_;
   std::vector<int> link_constraint_;  // link -> its constraint index in the exact solve, -1 if none

@@ -106,7 +106,9 @@ void UploadSharing::allocate_exactly(double shared_level, bool all_links) {
         }
         if (count > 0.5) {
           unit_variables_.push_back({l, static_cast<int>(c), static_cast<int>(variables_.size())});
-          variables_.push_back({classes_[c].penalty_s, classes_[c].bound_Bps, count,
+          variables_.push_back({classes_[c].penalty_s,
+                                classes_[c].bound_Bps,
+                                count,
                                 {0, link_constraint_[static_cast<std::size_t>(l)], -1}});
         }
       }
@@ -115,12 +117,15 @@ void UploadSharing::allocate_exactly(double shared_level, bool all_links) {
     for (int u : per_upload_) {
       const UploadState& s = state_[static_cast<std::size_t>(u)];
       const RouteClass& rc = classes_[static_cast<std::size_t>(s.route_class)];
-      variables_.push_back({rc.penalty_s, rc.bound_Bps, 1.0,
+      variables_.push_back({rc.penalty_s,
+                            rc.bound_Bps,
+                            1.0,
                             {0, link_constraint_[static_cast<std::size_t>(s.links[0])],
                              link_constraint_[static_cast<std::size_t>(s.links[1])]}});
     }
     solver_.solve(capacities_, variables_, result_);
-    const bool stuck = std::find(result_.fixed_by.begin(), result_.fixed_by.end(), SharingResult::kUnfixed) != result_.fixed_by.end();
+    const bool stuck =
+        std::find(result_.fixed_by.begin(), result_.fixed_by.end(), SharingResult::kUnfixed) != result_.fixed_by.end();
     if (stuck && !all_links) {
       all_links = true;
       add_candidates_below(kInfinity);
@@ -139,7 +144,8 @@ void UploadSharing::allocate_exactly(double shared_level, bool all_links) {
         groups_[static_cast<std::size_t>(g)].rate = factor_ * result_.value_Bps[v];
       };
       for (std::size_t c = 0; c < classes_.size(); ++c)
-        if (class_variable[c] >= 0) set_rate(shared_group(static_cast<int>(c)), static_cast<std::size_t>(class_variable[c]));
+        if (class_variable[c] >= 0)
+          set_rate(shared_group(static_cast<int>(c)), static_cast<std::size_t>(class_variable[c]));
       // Links that left the exact solve: their uploads are back in their classes' shared groups.
       for (int l : previous_candidates_) {
         Link& link = links_[static_cast<std::size_t>(l)];
@@ -186,7 +192,8 @@ void UploadSharing::allocate_exactly(double shared_level, bool all_links) {
     if (on[0] && on[1]) {
       target = per_upload_group_[static_cast<std::size_t>(per_upload_index_[static_cast<std::size_t>(u)])];
     } else if (on[0] || on[1]) {
-      const int unit = links_[static_cast<std::size_t>(s.links[on[0] ? 0 : 1])].unit_group[static_cast<std::size_t>(s.route_class)];
+      const int unit =
+          links_[static_cast<std::size_t>(s.links[on[0] ? 0 : 1])].unit_group[static_cast<std::size_t>(s.route_class)];
       target = unit == kSharedUnit ? shared_group(s.route_class) : unit;
     } else {
       target = shared_group(s.route_class);

@@ -12,19 +12,19 @@ namespace sonicsim {
 // back, at its polling interval.
 struct AutoscalingSpec {
   ScalingMetric metric = ScalingMetric::SupersonicLoad;
-  double metric_window_s = 30;  // the metric's rate() window
-  HpaSpec hpa;                   // target, metric type, tolerance, bounds (min_replicas >= 1) and behaviour
-  int min_replicas = 1;          // KEDA minReplicaCount: 0 lets KEDA scale the deployment to zero
-  int initial_replicas = 1;      // ready at t = 0 (the deployment ran before the simulated period)
-  double sync_period_s = 15;       // --horizontal-pod-autoscaler-sync-period
-  double polling_interval_s = 30;  // KEDA pollingInterval
-  double cooldown_s = 300;         // KEDA cooldownPeriod: idle time before scaling to zero
-  double activation_threshold = 0; // KEDA activationThreshold: active while the metric exceeds it
+  double metric_window_s = 30;              // the metric's rate() window
+  HpaSpec hpa;                              // target, metric type, tolerance, bounds (min_replicas >= 1) and behaviour
+  int min_replicas = 1;                     // KEDA minReplicaCount: 0 lets KEDA scale the deployment to zero
+  int initial_replicas = 1;                 // ready at t = 0 (the deployment ran before the simulated period)
+  double sync_period_s = 15;                // --horizontal-pod-autoscaler-sync-period
+  double polling_interval_s = 30;           // KEDA pollingInterval
+  double cooldown_s = 300;                  // KEDA cooldownPeriod: idle time before scaling to zero
+  double activation_threshold = 0;          // KEDA activationThreshold: active while the metric exceeds it
   Distribution startup = ConstantDist{60};  // scheduling to Triton serving: image pull plus model load
-  double readiness_delay_s = 10;   // readinessProbe initialDelaySeconds
-  double readiness_period_s = 10;  // readinessProbe periodSeconds
-  double prestop_sleep_s = 0;      // preStop sleep: serving on, out of the proxy, before SIGTERM
-  double grace_period_s = 60;      // terminationGracePeriodSeconds: preStop and draining together
+  double readiness_delay_s = 10;            // readinessProbe initialDelaySeconds
+  double readiness_period_s = 10;           // readinessProbe periodSeconds
+  double prestop_sleep_s = 0;               // preStop sleep: serving on, out of the proxy, before SIGTERM
+  double grace_period_s = 60;               // terminationGracePeriodSeconds: preStop and draining together
 };
 
 }  // namespace sonicsim

@@ -6,9 +6,9 @@
 namespace sonicsim {
 
 struct Costs {
-  std::string currency;        // a label, e.g. "USD"
-  double cpu_core_hour = 0;    // price of one worker core for one hour
-  double gpu_hour = 0;         // price of one GPU (with its share of server) for one hour
+  std::string currency;                          // a label, e.g. "USD"
+  double cpu_core_hour = 0;                      // price of one worker core for one hour
+  double gpu_hour = 0;                           // price of one GPU (with its share of server) for one hour
   std::optional<double> target_events_per_hour;  // throughput the cheapest configuration must reach
 };
 

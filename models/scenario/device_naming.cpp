@@ -99,8 +99,8 @@ std::string pointer_in_document_naming(const nlohmann::json& document, const std
     const std::string key = unescaped(token);
     if (node->is_object() && node->contains(key)) {
       node = &(*node)[key];
-    } else if (node->is_array() && !key.empty() && key.size() < 10 && key.find_first_not_of("0123456789") == std::string::npos &&
-               std::stoul(key) < node->size()) {
+    } else if (node->is_array() && !key.empty() && key.size() < 10 &&
+               key.find_first_not_of("0123456789") == std::string::npos && std::stoul(key) < node->size()) {
       node = &(*node)[std::stoul(key)];
     } else {
       node = nullptr;  // beyond the document: apply_override says what is wrong with the pointer
@@ -117,8 +117,8 @@ DeviceNaming read_device_naming(const JsonNode& root) {
         scan.look(server, {{"device", "gpu"}, {"devices_per_server", "gpus_per_server"}});
   if (auto models = root.find("models"))
     for (const std::string& name : models->keys())
-      scan.look(models->at(name), {{"kernel_latency_by_device", "kernel_latency_by_gpu"},
-                                   {"instances_per_device", "instances_per_gpu"}});
+      scan.look(models->at(name),
+                {{"kernel_latency_by_device", "kernel_latency_by_gpu"}, {"instances_per_device", "instances_per_gpu"}});
   if (auto costs = root.find("costs")) scan.look(*costs, {{"device_hour", "gpu_hour"}});
   return scan.naming();
 }

@@ -30,14 +30,14 @@ struct ModelSpec {
   int instances_per_gpu = 1;  // used when triton.instance_groups is empty: this many on every GPU
   triton::BatcherWakeup batcher_wakeup = triton::BatcherWakeup::Idealised;
   triton::BatcherPayloads batcher_payloads = triton::BatcherPayloads::Grow;
-  std::string triton_config_path;  // the config.pbtxt these settings came from, if any
-  std::optional<KernelLatency> kernel_latency;             // for GPU types not listed below
+  std::string triton_config_path;               // the config.pbtxt these settings came from, if any
+  std::optional<KernelLatency> kernel_latency;  // for GPU types not listed below
   std::map<std::string, KernelLatency> kernel_latency_by_gpu;
   std::map<std::string, std::string> latency_file_by_gpu;  // the calibration file of an entry above, as named
   // The spread of single executions around a latency above, where its entry gives one (absent:
   // every execution takes exactly tau(b)).
-  std::optional<KernelSpread> kernel_spread;                  // of kernel_latency
-  std::map<std::string, KernelSpread> kernel_spread_by_gpu;   // of kernel_latency_by_gpu's entries
+  std::optional<KernelSpread> kernel_spread;                 // of kernel_latency
+  std::map<std::string, KernelSpread> kernel_spread_by_gpu;  // of kernel_latency_by_gpu's entries
 
   // The latency model for a GPU type; the scenario parser guarantees one exists for every served type.
   const KernelLatency& latency_for(const std::string& gpu_type) const {

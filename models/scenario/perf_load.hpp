@@ -15,11 +15,11 @@ struct PerfAnalyzerLoad {
   int model = -1;      // index into Scenario::models
   int batch_size = 1;  // perf_analyzer's -b: items per request
   PerfLoadMode mode = PerfLoadMode::Concurrency;
-  std::vector<double> levels;  // concurrencies, or request rates in requests/s
+  std::vector<double> levels;                                        // concurrencies, or request rates in requests/s
   RequestDistribution distribution = RequestDistribution::Constant;  // request-rate mode only
-  double warmup_s = 0;                  // load before the first measurement window
-  double measurement_interval_s = 5;    // --measurement-interval
-  int windows = 3;                      // windows merged into a row (perf_analyzer's stability window)
+  double warmup_s = 0;                                               // load before the first measurement window
+  double measurement_interval_s = 5;                                 // --measurement-interval
+  int windows = 3;  // windows merged into a row (perf_analyzer's stability window)
   // Drawn per request (constant: the same every time, no draw), from each client's own stream.
   Distribution client_send = ConstantDist{0};  // client-side marshalling before the upload
   Distribution client_recv = ConstantDist{0};  // client-side unmarshalling after the download

@@ -26,11 +26,11 @@ struct WorkerPool {
 // Triton's protocol frontend (gRPC/HTTP handler threads): parsing a request and serialising its
 // response happen there, outside Triton's request statistics, and hold one handler thread each.
 struct FrontendSpec {
-  int threads = 2;               // Triton's --grpc-infer-thread-count default
-  double per_request_s = 0;      // fixed cost of parsing one request
-  double input_rate_Bps = 0;     // request bytes parsed per second; 0: no per-byte cost
-  double per_response_s = 0;     // fixed cost of serialising one response
-  double output_rate_Bps = 0;    // response bytes serialised per second; 0: no per-byte cost
+  int threads = 2;             // Triton's --grpc-infer-thread-count default
+  double per_request_s = 0;    // fixed cost of parsing one request
+  double input_rate_Bps = 0;   // request bytes parsed per second; 0: no per-byte cost
+  double per_response_s = 0;   // fixed cost of serialising one response
+  double output_rate_Bps = 0;  // response bytes serialised per second; 0: no per-byte cost
 
   double request_s(double bytes) const { return per_request_s + (input_rate_Bps > 0 ? bytes / input_rate_Bps : 0); }
   double response_s(double bytes) const { return per_response_s + (output_rate_Bps > 0 ? bytes / output_rate_Bps : 0); }
@@ -54,7 +54,7 @@ struct ServerGroup {
   int gpus_per_server = 1;
   std::string gpu_type;
   LinkSpec nic;
-  std::vector<std::string> models;  // the models this group serves
+  std::vector<std::string> models;       // the models this group serves
   std::optional<FrontendSpec> frontend;  // absent: requests reach the scheduler the moment they arrive
   std::optional<ServerFailures> failures;
   std::optional<AutoscalingSpec> autoscaling;

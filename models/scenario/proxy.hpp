@@ -22,10 +22,10 @@ struct SaturationGateSpec {
 // crosses its NIC, and each request costs it CPU time. Defaults are Envoy's (docs/reference/supersonic.md §2.3).
 struct ProxySpec {
   LinkSpec nic;
-  int threads = 1;              // Envoy worker threads (--concurrency); SuperSONIC requests 1 CPU
-  double per_request_s = 0;     // CPU time to route one request (and relay its response)
-  double dns_refresh_s = 5;     // STRICT_DNS dns_refresh_rate: when membership changes reach the proxy
-  double connect_timeout_s = 5; // cluster connect_timeout: how long a request to a dead server waits
+  int threads = 1;               // Envoy worker threads (--concurrency); SuperSONIC requests 1 CPU
+  double per_request_s = 0;      // CPU time to route one request (and relay its response)
+  double dns_refresh_s = 5;      // STRICT_DNS dns_refresh_rate: when membership changes reach the proxy
+  double connect_timeout_s = 5;  // cluster connect_timeout: how long a request to a dead server waits
   std::optional<SaturationGateSpec> gate;
   // SuperSONIC's optional listener token bucket on new connections (docs/reference/supersonic.md §1.4(a)):
   // a job connects once, at its start; refused, it runs on its CPU as if gated.

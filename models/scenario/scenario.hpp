@@ -25,7 +25,7 @@ struct Scenario {
   std::string description;
   Platform platform;
   std::vector<ModelSpec> models;
-  Workload workload;                               // grid jobs, unless perf_analyzer is set
+  Workload workload;                              // grid jobs, unless perf_analyzer is set
   std::optional<PerfAnalyzerLoad> perf_analyzer;  // a perf_analyzer-like load instead of grid jobs
   SimulationOptions simulation;
   std::optional<Costs> costs;
@@ -40,7 +40,8 @@ struct Scenario {
     for (const ServerGroup& g : platform.servers)
       if (g.failures || g.autoscaling) return true;
     for (const Module& m : workload.modules)
-      if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->client_timeout_s) return true;
+      if (const auto* inference = std::get_if<InferenceModule>(&m); inference && inference->client_timeout_s)
+        return true;
     return false;
   }
   const ServerGroup* autoscaled_group() const {

@@ -44,9 +44,9 @@ void check_served_models(const JsonNode& root, const Scenario& s) {
       for (const std::string& type : types) {
         const auto [seconds, batch] = smallest_latency(model.latency_for(type), max_units);
         if (!(seconds >= 0))
-          node.fail("the kernel latency for \"" + type + "\" is negative (" + std::to_string(seconds) + " s) at batch " +
-                    count_text(static_cast<std::int64_t>(batch)) + ": expected a time of at least 0 at every batch size up to " +
-                    count_text(max_units));
+          node.fail("the kernel latency for \"" + type + "\" is negative (" + std::to_string(seconds) +
+                    " s) at batch " + count_text(static_cast<std::int64_t>(batch)) +
+                    ": expected a time of at least 0 at every batch size up to " + count_text(max_units));
       }
     }
 }
@@ -66,30 +66,35 @@ void check_workload(const JsonNode& root, const Scenario& s) {
     for (const double per_item : {model.input_bytes_per_item + most_elements * model.input_bytes_per_element,
                                   model.output_bytes_per_item + most_elements * model.output_bytes_per_element})
       if (largest_request * per_item > limits::kMaxBytes)
-        modules[i].fail("a request of " + count_text(static_cast<std::int64_t>(largest_request)) + " items of model \"" +
-                        model.name + "\" carries more than 1PB, the most sonicsim moves in one transfer");
+        modules[i].fail("a request of " + count_text(static_cast<std::int64_t>(largest_request)) +
+                        " items of model \"" + model.name +
+                        "\" carries more than 1PB, the most sonicsim moves in one transfer");
     requests_per_event += inference->requests_for(most_items);
     if (requests_per_event > limits::kMaxRequests)
       modules[i].fail("an event sends more than " + count_text(limits::kMaxRequests) + " requests");
     const std::int64_t in_flight = std::min<std::int64_t>(inference->in_flight, inference->requests_for(most_items));
     const std::int64_t at_once = in_flight * concurrent_jobs(s) * s.workload.streams;
     if (at_once > limits::kMaxRequestsInFlight)
-      modules[i].fail("the jobs can have " + count_text(at_once) + " requests in flight at once (jobs running at once x " +
+      modules[i].fail("the jobs can have " + count_text(at_once) +
+                      " requests in flight at once (jobs running at once x " +
                       (s.workload.streams > 1 ? "streams x " : "") + "in_flight), more than the " +
                       count_text(limits::kMaxRequestsInFlight) + " sonicsim keeps in memory");
   }
   if (!s.workload.events_per_job) return;
   const std::int64_t events = most_events_run(s.workload);
   if (events > limits::kMaxEvents)
-    workload.at("events_per_job").fail("the run could simulate " + count_text(events) + " events (jobs x events_per_job), more than the " +
-                                       count_text(limits::kMaxEvents) + " sonicsim keeps in memory");
+    workload.at("events_per_job")
+        .fail("the run could simulate " + count_text(events) + " events (jobs x events_per_job), more than the " +
+              count_text(limits::kMaxEvents) + " sonicsim keeps in memory");
   if (requests_per_event > 0 && events > limits::kMaxRequests / requests_per_event)
-    workload.at("events_per_job").fail("the run would simulate more than " + count_text(limits::kMaxRequests) +
-                                       " requests (about a day of computing)");
+    workload.at("events_per_job")
+        .fail("the run would simulate more than " + count_text(limits::kMaxRequests) +
+              " requests (about a day of computing)");
   if (s.simulation.outputs.requests && events * requests_per_event > limits::kMaxRecordedRequests)
-    workload.at("events_per_job").fail("the run would write " + count_text(events * requests_per_event) +
-                                       " requests to requests.csv, more than the " + count_text(limits::kMaxRecordedRequests) +
-                                       " sonicsim keeps in memory: leave \"requests\" out of /simulation/outputs");
+    workload.at("events_per_job")
+        .fail("the run would write " + count_text(events * requests_per_event) +
+              " requests to requests.csv, more than the " + count_text(limits::kMaxRecordedRequests) +
+              " sonicsim keeps in memory: leave \"requests\" out of /simulation/outputs");
 }
 
 void check_perf_load(const JsonNode& root, const Scenario& s) {
@@ -98,32 +103,38 @@ void check_perf_load(const JsonNode& root, const Scenario& s) {
   const ModelSpec& model = s.models[static_cast<std::size_t>(load.model)];
   for (const double per_item : {model.input_bytes_per_item, model.output_bytes_per_item})
     if (load.batch_size * per_item > limits::kMaxBytes)
-      node.at("batch_size").fail("a request of this batch carries more than 1PB, the most sonicsim moves in one transfer");
+      node.at("batch_size")
+          .fail("a request of this batch carries more than 1PB, the most sonicsim moves in one transfer");
   if (load.mode == PerfLoadMode::RequestRate) {
     // What a level holds is bounded at run time by what it has in flight (perf_requests_in_flight_cap);
     // its total is bounded as any run's requests are, and its measured latencies are kept for the
     // percentiles.
     const double rate = *std::max_element(load.levels.begin(), load.levels.end());
     if (rate * load.end_s() > static_cast<double>(limits::kMaxRequests))
-      node.at("request_rate").fail("a level sends " + count_text(static_cast<std::int64_t>(rate * load.end_s())) +
-                                   " requests over the run, more than the " + count_text(limits::kMaxRequests) +
-                                   " sonicsim simulates in a run");
+      node.at("request_rate")
+          .fail("a level sends " + count_text(static_cast<std::int64_t>(rate * load.end_s())) +
+                " requests over the run, more than the " + count_text(limits::kMaxRequests) +
+                " sonicsim simulates in a run");
     const double measured = rate * load.windows * load.measurement_interval_s;
     if (measured > static_cast<double>(limits::kMaxRecordedRequests))
-      node.at("request_rate").fail("a level measures " + count_text(static_cast<std::int64_t>(measured)) +
-                                   " requests in its windows, more than the " + count_text(limits::kMaxRecordedRequests) +
-                                   " latencies sonicsim keeps in memory");
+      node.at("request_rate")
+          .fail("a level measures " + count_text(static_cast<std::int64_t>(measured)) +
+                " requests in its windows, more than the " + count_text(limits::kMaxRecordedRequests) +
+                " latencies sonicsim keeps in memory");
   }
 }
 
 }  // namespace
 
 std::int64_t active_instances(const ModelSpec& model, const ServerGroup& group) {
-  if (model.triton.instance_groups.empty()) return static_cast<std::int64_t>(group.gpus_per_server) * model.instances_per_gpu;
+  if (model.triton.instance_groups.empty())
+    return static_cast<std::int64_t>(group.gpus_per_server) * model.instances_per_gpu;
   std::int64_t instances = 0;
   for (const triton::InstanceGroup& g : model.triton.instance_groups) {
     if (g.passive) continue;
-    const std::int64_t devices = runs_on_cpu(g) ? 1 : g.gpus.empty() ? group.gpus_per_server : static_cast<std::int64_t>(g.gpus.size());
+    const std::int64_t devices = runs_on_cpu(g)   ? 1
+                                 : g.gpus.empty() ? group.gpus_per_server
+                                                  : static_cast<std::int64_t>(g.gpus.size());
     instances += devices * g.count;
   }
   return instances;
@@ -162,8 +173,8 @@ std::int64_t actors_besides_the_load(const Scenario& s) {
     }
     actors += concurrent_jobs(s) * per_job + (s.workload.submit ? 1 : 0);  // a batch system submits
   }
-  if (s.platform.proxy) actors += 1;  // its relay
-  if (s.scraped()) actors += 1;        // Prometheus
+  if (s.platform.proxy) actors += 1;      // its relay
+  if (s.scraped()) actors += 1;           // Prometheus
   if (s.autoscaled_group()) actors += 1;  // KEDA and the HPA
   for (const ServerGroup& group : s.platform.servers) {
     // The frontend's handler threads are timers; one actor hands on what they finish.
@@ -179,7 +190,8 @@ std::int64_t actors_besides_the_load(const Scenario& s) {
 }  // namespace
 
 std::int64_t perf_requests_in_flight_cap(const Scenario& s) {
-  return std::max<std::int64_t>(0, std::min(limits::kMaxPerfRequestsInFlight, limits::kMaxActors - actors_besides_the_load(s)));
+  return std::max<std::int64_t>(
+      0, std::min(limits::kMaxPerfRequestsInFlight, limits::kMaxActors - actors_besides_the_load(s)));
 }
 
 std::int64_t simulated_actors(const Scenario& s) {
@@ -201,8 +213,10 @@ void check_scenario_size(const JsonNode& root, const Scenario& s) {
   const std::int64_t actors = simulated_actors(s);
   if (actors > limits::kMaxActors)
     root.at(s.perf_analyzer ? "perf_analyzer" : "workload")
-        .fail("the run needs " + count_text(actors) + " simulated actors (jobs or clients, and per server its frontend, "
-              "instances and batchers), more than the " + count_text(limits::kMaxActors) + " sonicsim runs");
+        .fail("the run needs " + count_text(actors) +
+              " simulated actors (jobs or clients, and per server its frontend, "
+              "instances and batchers), more than the " +
+              count_text(limits::kMaxActors) + " sonicsim runs");
 }
 
 }  // namespace sonicsim

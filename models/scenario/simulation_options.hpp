@@ -8,7 +8,7 @@
 namespace sonicsim {
 
 struct NetworkModel {
-  std::string model = "CM02";  // SimGrid network/model
+  std::string model = "CM02";        // SimGrid network/model
   double tcp_gamma_bytes = 4194304;  // SimGrid network/TCP-gamma (TCP window); 0 disables the limit
   bool crosstraffic = false;
   // Unset: the model's own value (1 for CM02; LV08's calibrated 13.01 and 0.97).
@@ -23,8 +23,8 @@ struct Outputs {
   bool events = true;
   bool requests = true;
   bool batches = true;
-  bool metrics = true;  // metrics-<server>.prom, Triton's Prometheus text
-  bool jobs = true;     // jobs.csv, for batch-system workloads
+  bool metrics = true;     // metrics-<server>.prom, Triton's Prometheus text
+  bool jobs = true;        // jobs.csv, for batch-system workloads
   bool timeseries = true;  // timeseries.csv, where Prometheus scrapes the farm (a gate or an autoscaler)
 };
 

@@ -28,7 +28,7 @@ enum class FallbackScope { Event, Job };
 
 struct InferenceModule {
   std::string name;
-  int model = -1;  // index into Scenario::models
+  int model = -1;                 // index into Scenario::models
   ItemCount items_per_event = 1;  // drawn once per event where it is a distribution
   int items_per_request = 0;
   // Models with a variable dim: elements of each item (particles of a jet), drawn per item.
@@ -39,8 +39,8 @@ struct InferenceModule {
   // flight. False: a blocking (Sync) call that holds the thread throughout.
   bool external_work = false;
   std::optional<Distribution> cpu_fallback;  // time on the CPU when no server serves the model
-  int priority = 0;       // Triton request priority; 0 = the model's default level
-  double timeout_s = 0;   // Triton request "timeout" parameter; 0 = none
+  int priority = 0;                          // Triton request priority; 0 = the model's default level
+  double timeout_s = 0;                      // Triton request "timeout" parameter; 0 = none
   // What the client does when a request fails (CMSSW SonicTriton; docs/reference/supersonic.md §5.1).
   int allowed_tries = 1;                   // attempts on the same server, retried at once
   std::optional<double> client_timeout_s;  // the client's deadline for an answer (gRPC DEADLINE_EXCEEDED)
@@ -78,8 +78,8 @@ struct ModulesReport {
 // The jobs (JobsSpec: jobs, events_per_job, start, submit), and what limits and runs in them.
 struct Workload : JobsSpec {
   std::optional<double> duration_s;  // exactly one of events_per_job and duration_s is set
-  double warmup_s = 0;  // events starting before this are left out of the statistics
-  int resubmit = 0;  // batch system: how many times a failed job is submitted again
+  double warmup_s = 0;               // events starting before this are left out of the statistics
+  int resubmit = 0;                  // batch system: how many times a failed job is submitted again
   std::vector<Module> modules;
   // The modules' "after" (or a DependencyGraph file beside a report): each event runs its modules
   // as they become ready (sim/client/event_graph). Unset: one after another, in the order written.

@@ -13,7 +13,7 @@
 namespace sonicsim::triton {
 
 struct DynamicBatching {
-  int max_batch_size = 0;                 // as configured; batching units are capped at max(1, this)
+  int max_batch_size = 0;                  // as configured; batching units are capped at max(1, this)
   std::vector<int> preferred_batch_sizes;  // after normalisation (see normalized_preferred_sizes)
   double max_queue_delay_s = 0;
   // A variable input without allow_ragged_batch: requests of another shape end the batch.
@@ -24,17 +24,17 @@ struct DynamicBatching {
 std::vector<int> normalized_preferred_sizes(int max_batch_size, std::vector<int> preferred);
 
 struct ScannedRequest {
-  int units = 1;              // max(1, request batch)
+  int units = 1;               // max(1, request batch)
   double batcher_start_s = 0;  // when it entered the batcher
   double deadline_s = 0;       // queue-policy timeout; 0 = none
   std::int64_t shape = 0;      // shape-checked models: requests of one batch share it
 };
 
 struct ScanResult {
-  double wait_s = 0;          // > 0: nothing is taken; wake up after this long at the latest
-  double wake_at_s = 0;       // the same as an absolute time (exact: use it for timers)
-  std::size_t take = 0;       // requests to move from the head of the queue into the payload
-  bool saturated = false;     // the batcher's `sat` flag after the scan
+  double wait_s = 0;       // > 0: nothing is taken; wake up after this long at the latest
+  double wake_at_s = 0;    // the same as an absolute time (exact: use it for timers)
+  std::size_t take = 0;    // requests to move from the head of the queue into the payload
+  bool saturated = false;  // the batcher's `sat` flag after the scan
   // The literal-mode wake-up threshold in queued units; set only by scans that get past the
   // send-now cases (Triton keeps the previous value otherwise).
   std::optional<int> next_preferred;

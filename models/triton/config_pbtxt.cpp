@@ -41,8 +41,8 @@ double microseconds_to_s(std::uint64_t us) { return static_cast<double>(us) / 1e
 QueuePolicy read_policy(const inference::ModelQueuePolicy& p, const ConfigSource& source,
                         std::initializer_list<FieldStep> field) {
   QueuePolicy policy;
-  policy.timeout_action = p.timeout_action() == inference::ModelQueuePolicy::DELAY ? TimeoutAction::Delay
-                                                                                   : TimeoutAction::Reject;
+  policy.timeout_action =
+      p.timeout_action() == inference::ModelQueuePolicy::DELAY ? TimeoutAction::Delay : TimeoutAction::Reject;
   policy.default_timeout_s = microseconds_to_s(p.default_timeout_microseconds());
   policy.allow_timeout_override = p.allow_timeout_override();
   policy.max_queue_size = to_int(p.max_queue_size(), source, field);
@@ -57,8 +57,8 @@ DynamicBatchingConfig read_dynamic_batching(const inference::ModelDynamicBatchin
   batching.priority_levels = to_int(d.priority_levels(), source, {"dynamic_batching", "priority_levels"});
   batching.default_priority_level =
       to_int(d.default_priority_level(), source, {"dynamic_batching", "default_priority_level"});
-  batching.default_queue_policy = read_policy(d.default_queue_policy(), source,
-                                              {"dynamic_batching", "default_queue_policy", "max_queue_size"});
+  batching.default_queue_policy =
+      read_policy(d.default_queue_policy(), source, {"dynamic_batching", "default_queue_policy", "max_queue_size"});
   for (const auto& [key, p] : d.priority_queue_policy()) {
     const int level = to_int(key, source, {"dynamic_batching", "priority_queue_policy"});
     batching.priority_queue_policy[level] =
@@ -108,11 +108,12 @@ ModelConfig parse_triton_config(const std::string& text, const std::string& path
   const ConfigSource source{path, std::nullopt};
 
   if (!message.name().empty() && message.name() != model_name)
-    source.fail({"name"}, "model name \"" + message.name() + "\" differs from the model it configures, \"" + model_name +
-                              "\" (Triton requires the name to equal the model's directory name)");
+    source.fail({"name"}, "model name \"" + message.name() + "\" differs from the model it configures, \"" +
+                              model_name + "\" (Triton requires the name to equal the model's directory name)");
   if (message.has_sequence_batching())
-    source.fail({"sequence_batching"}, "the sequence batcher is not simulated (only Triton's default scheduler "
-                                       "and the dynamic batcher are)");
+    source.fail({"sequence_batching"},
+                "the sequence batcher is not simulated (only Triton's default scheduler "
+                "and the dynamic batcher are)");
   if (message.has_ensemble_scheduling() || message.platform() == "ensemble")
     source.fail({message.has_ensemble_scheduling() ? "ensemble_scheduling" : "platform"},
                 "ensemble models are not simulated (only single models with Triton's default scheduler or the "
@@ -136,7 +137,8 @@ ModelConfig parse_triton_config(const std::string& text, const std::string& path
     config.inputs.back().allow_ragged_batch = input.allow_ragged_batch();
   }
   for (const inference::ModelOutput& output : message.output()) config.outputs.push_back(read_tensor(output));
-  if (message.has_dynamic_batching()) config.dynamic_batching = read_dynamic_batching(message.dynamic_batching(), source);
+  if (message.has_dynamic_batching())
+    config.dynamic_batching = read_dynamic_batching(message.dynamic_batching(), source);
   validate_model_config(config, source);
   return config;
 }

@@ -99,8 +99,7 @@ std::vector<QueuedRequest> DynamicBatcher::take_timed_out() { return std::exchan
 
 double DynamicBatcher::next_wakeup_s() const {
   switch (waiting_) {
-    case Waiting::Timer:
-      return timer_s_;
+    case Waiting::Timer: return timer_s_;
     case Waiting::Poll:
       // Only an arrival that did not notify (literal mode) leaves work for the next poll.
       return queue_.empty() ? kNever : first_tick_from(waiting_since_s_, last_event_s_);
@@ -108,8 +107,7 @@ double DynamicBatcher::next_wakeup_s() const {
       const double deadline = queue_.earliest_reject_deadline();
       return deadline == 0 ? kNever : first_tick_from(waiting_since_s_, std::max(deadline, last_event_s_));
     }
-    case Waiting::Notify:
-      break;
+    case Waiting::Notify: break;
   }
   return kNever;
 }

@@ -108,9 +108,9 @@ class DynamicBatcher {
   bool prefetching_;
   PriorityQueue queue_;
   std::unordered_map<std::int64_t, Payload> payloads_;  // formed and not yet taken by an instance
-  std::deque<std::int64_t> fifo_;                        // payloads waiting for an instance
+  std::deque<std::int64_t> fifo_;                       // payloads waiting for an instance
   std::int64_t next_payload_id_ = 0;
-  std::int64_t current_ = -1;                            // the payload the batcher is filling
+  std::int64_t current_ = -1;  // the payload the batcher is filling
   std::int64_t next_order_ = 0;
   bool saturated_ = false;
   int idle_instances_ = 0;
@@ -126,7 +126,7 @@ class DynamicBatcher {
   double last_event_s_ = 0;     // when the batcher last heard of anything
   double waiting_since_s_ = 0;  // start of a poll or slot wait: its 500 ms ticks count from here
   double timer_s_ = std::numeric_limits<double>::infinity();  // Waiting::Timer
-  std::vector<ScannedRequest> view_;  // reused scan buffer
+  std::vector<ScannedRequest> view_;                          // reused scan buffer
   std::vector<FormedBatch> dispatched_;
   std::vector<QueuedRequest> timed_out_;
 };

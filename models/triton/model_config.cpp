@@ -27,7 +27,8 @@ void validate_dynamic_batching(const ModelConfig& config, const DynamicBatchingC
   for (std::size_t i = 0; i < batching.preferred_batch_sizes.size(); ++i) {
     const int size = batching.preferred_batch_sizes[i];
     if (size <= 0)
-      source.fail({"dynamic_batching", "preferred_batch_size", i}, "dynamic batching preferred size must be positive" + model);
+      source.fail({"dynamic_batching", "preferred_batch_size", i},
+                  "dynamic batching preferred size must be positive" + model);
     if (size > config.max_batch_size)
       source.fail({"dynamic_batching", "preferred_batch_size", i},
                   "dynamic batching preferred size must be <= max batch size" + model);
@@ -47,8 +48,11 @@ void validate_dynamic_batching(const ModelConfig& config, const DynamicBatchingC
     if (levels > 1)
       source.fail({"dynamic_batching", "priority_levels"},
                   "Only one priority level is allowed when 'preserve_ordering' is true" + model);
-    const std::string delay = "Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true" + model;
-    auto delays = [](const QueuePolicy& p) { return p.default_timeout_s != 0 && p.timeout_action == TimeoutAction::Delay; };
+    const std::string delay =
+        "Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true" + model;
+    auto delays = [](const QueuePolicy& p) {
+      return p.default_timeout_s != 0 && p.timeout_action == TimeoutAction::Delay;
+    };
     if (delays(batching.default_queue_policy))
       source.fail({"dynamic_batching", "default_queue_policy", "timeout_action"}, delay);
     for (const auto& [level, policy] : batching.priority_queue_policy)
@@ -60,24 +64,26 @@ void validate_dynamic_batching(const ModelConfig& config, const DynamicBatchingC
 void check_simulated_sizes(const ModelConfig& config, const ConfigSource& source) {
   if (config.max_batch_size > limits::kMaxBatchSize)
     source.fail({"max_batch_size"}, "sonicsim simulates a max_batch_size of at most " +
-                                        std::to_string(limits::kMaxBatchSize) + ", got " + std::to_string(config.max_batch_size));
+                                        std::to_string(limits::kMaxBatchSize) + ", got " +
+                                        std::to_string(config.max_batch_size));
   for (std::size_t i = 0; i < config.instance_groups.size(); ++i)
     if (config.instance_groups[i].count > limits::kMaxInstancesPerGroup)
-      source.fail({"instance_group", i, "count"}, "sonicsim simulates at most " + std::to_string(limits::kMaxInstancesPerGroup) +
-                                                      " instances per group (per GPU), got " +
-                                                      std::to_string(config.instance_groups[i].count));
+      source.fail({"instance_group", i, "count"},
+                  "sonicsim simulates at most " + std::to_string(limits::kMaxInstancesPerGroup) +
+                      " instances per group (per GPU), got " + std::to_string(config.instance_groups[i].count));
   if (!config.dynamic_batching) return;
   const DynamicBatchingConfig& batching = *config.dynamic_batching;
   if (batching.priority_levels > limits::kMaxPriorityLevels)
-    source.fail({"dynamic_batching", "priority_levels"}, "sonicsim simulates at most " +
-                                                             std::to_string(limits::kMaxPriorityLevels) +
-                                                             " priority levels, got " + std::to_string(batching.priority_levels));
+    source.fail({"dynamic_batching", "priority_levels"},
+                "sonicsim simulates at most " + std::to_string(limits::kMaxPriorityLevels) + " priority levels, got " +
+                    std::to_string(batching.priority_levels));
   if (batching.max_queue_delay_s > limits::kMaxDurationS)
     source.fail({"dynamic_batching", "max_queue_delay_microseconds"}, "expected at most 1e14 (1e8 s)");
   const auto check_policy = [&](const QueuePolicy& policy, std::initializer_list<FieldStep> field) {
     if (policy.default_timeout_s > limits::kMaxDurationS) source.fail(field, "expected at most 1e14 (1e8 s)");
   };
-  check_policy(batching.default_queue_policy, {"dynamic_batching", "default_queue_policy", "default_timeout_microseconds"});
+  check_policy(batching.default_queue_policy,
+               {"dynamic_batching", "default_queue_policy", "default_timeout_microseconds"});
   for (const auto& [level, policy] : batching.priority_queue_policy)
     check_policy(policy, {"dynamic_batching", "priority_queue_policy", level, "default_timeout_microseconds"});
 }
@@ -115,7 +121,8 @@ void validate_model_config(const ModelConfig& config, const ConfigSource& source
     const InstanceGroup& group = config.instance_groups[i];
     // Triton replaces a count below 1 by the default; 0 is what an unset count reads as, but a
     // negative count is a mistake worth reporting.
-    if (group.count < 0) source.fail({"instance_group", i, "count"}, group_prefix(config, i) + " must specify 'count' >= 1");
+    if (group.count < 0)
+      source.fail({"instance_group", i, "count"}, group_prefix(config, i) + " must specify 'count' >= 1");
     if ((group.kind == InstanceKind::Cpu || group.kind == InstanceKind::Model) && !group.gpus.empty())
       source.fail({"instance_group", i, "gpus"},
                   group_prefix(config, i) + " has kind " + kind_name(group.kind) + " but specifies one or more GPUs");

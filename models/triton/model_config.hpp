@@ -33,8 +33,8 @@ struct DynamicBatchingConfig {
   std::vector<int> preferred_batch_sizes;  // normalised: [max_batch_size] when empty and mbs > 0
   double max_queue_delay_s = 0;
   bool preserve_ordering = false;
-  int priority_levels = 0;          // 0: one level (level 0)
-  int default_priority_level = 0;   // in [1, priority_levels] when priority_levels > 0
+  int priority_levels = 0;         // 0: one level (level 0)
+  int default_priority_level = 0;  // in [1, priority_levels] when priority_levels > 0
   QueuePolicy default_queue_policy;
   std::map<int, QueuePolicy> priority_queue_policy;  // level -> policy
 
@@ -99,9 +99,9 @@ struct ModelConfig {
   std::string name;
   std::string backend;  // `backend`, or `platform` when only that is given
   int max_batch_size = 0;
-  std::vector<InstanceGroup> instance_groups;           // normalised: at least one group
+  std::vector<InstanceGroup> instance_groups;             // normalised: at least one group
   std::optional<DynamicBatchingConfig> dynamic_batching;  // absent: Triton's default scheduler
-  std::vector<TensorConfig> inputs{}, outputs{};         // empty: not given
+  std::vector<TensorConfig> inputs{}, outputs{};          // empty: not given
 
   bool operator==(const ModelConfig&) const = default;
 };

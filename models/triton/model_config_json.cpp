@@ -58,8 +58,8 @@ void check_ignored_group_fields(const JsonNode& node) {
 }
 
 InstanceGroup read_instance_group(const JsonNode& node) {
-  node.allow_only({"name", "kind", "count", "gpus", "passive", "rate_limiter", "host_policy", "profile",
-                   "secondary_devices"});
+  node.allow_only(
+      {"name", "kind", "count", "gpus", "passive", "rate_limiter", "host_policy", "profile", "secondary_devices"});
   check_ignored_group_fields(node);
   InstanceGroup group;
   if (auto name = node.find("name")) group.name = name->string();

@@ -72,7 +72,8 @@ class Lexer {
     const bool numeral = id.find_first_not_of("-.0123456789") == std::string::npos && digits != std::string::npos &&
                          id.find('-', 1) == std::string::npos && id.find('.') == id.rfind('.');
     const bool name = !std::isdigit(static_cast<unsigned char>(id[0])) && id.find_first_of("-.") == std::string::npos;
-    if (!numeral && !name) fail(line, column, "expected an ID (a name, a number or a \"quoted string\"), got '" + id + "'");
+    if (!numeral && !name)
+      fail(line, column, "expected an ID (a name, a number or a \"quoted string\"), got '" + id + "'");
     return {Token::Id, std::move(id), line, column};
   }
   // A "quoted string", where \" stands for a quote (escape_dot_string).
@@ -128,10 +129,10 @@ class Parser {
     const Token first = token_;
     take();
     if (first.text == "subgraph" || first.text == "strict" || first.text == "digraph")
-      lexer_.fail(first.line, first.column, "'" + first.text + "' is not read: expected one process's graph, without " +
-                                                "SubProcess subgraphs");
+      lexer_.fail(first.line, first.column,
+                  "'" + first.text + "' is not read: expected one process's graph, without " + "SubProcess subgraphs");
     if (first.text == "graph" || first.text == "node" || first.text == "edge") {
-      attributes();  // defaults for the graph: nothing a module's dependencies depend on
+      attributes();        // defaults for the graph: nothing a module's dependencies depend on
     } else if (is("=")) {  // a graph attribute: ID = ID
       take();
       id("a value after '='");
@@ -149,7 +150,8 @@ class Parser {
       } else {
         const auto style = list.find("style");
         const bool dashed = style != list.end() && style->second == "dashed";
-        for (std::size_t i = 0; i + 1 < chain.size(); ++i) graph_.edges.push_back({chain[i], chain[i + 1], dashed, first.line});
+        for (std::size_t i = 0; i + 1 < chain.size(); ++i)
+          graph_.edges.push_back({chain[i], chain[i + 1], dashed, first.line});
       }
     }
     if (is(";")) take();

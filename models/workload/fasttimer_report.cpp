@@ -15,7 +15,8 @@ namespace {
 bool is_idle(const TimedModule& m) { return m.type == "idle" && m.label == "idle"; }
 
 TimedModule read_module(const JsonNode& node, std::int64_t events, int position) {
-  if (!node.raw().is_object()) node.fail("expected an object {\"type\", \"label\", \"time_thread\", ...} (a module's resources)");
+  if (!node.raw().is_object())
+    node.fail("expected an object {\"type\", \"label\", \"time_thread\", ...} (a module's resources)");
   TimedModule m;
   m.type = node.at("type").name();
   m.label = node.at("label").name();
@@ -39,7 +40,8 @@ const TimedModule* FastTimerReport::find(const std::string& label) const {
 
 FastTimerReport parse_fasttimer_report(const nlohmann::json& document, const std::string& path) {
   const JsonNode root(document, "", path);
-  if (!document.is_object()) root.fail("expected a FastTimerService JSON summary (an object with \"total\" and \"modules\")");
+  if (!document.is_object())
+    root.fail("expected a FastTimerService JSON summary (an object with \"total\" and \"modules\")");
   FastTimerReport report;
   report.file = path;
   const JsonNode total = root.at("total");
@@ -47,7 +49,8 @@ FastTimerReport parse_fasttimer_report(const nlohmann::json& document, const std
   const JsonNode events = total.at("events");
   report.events = events.integer_at_least(0);
   // printSummaryLine divides by the job's events and prints 0 where there are none: no per-event time.
-  if (report.events == 0) events.fail("the job processed no events: expected at least 1 (times per event divide by it)");
+  if (report.events == 0)
+    events.fail("the job processed no events: expected at least 1 (times per event divide by it)");
   std::map<std::string, int> seen;
   int position = 0;
   for (const JsonNode& node : root.at("modules").non_empty_elements()) {

@@ -21,7 +21,7 @@ struct TimedModule {
   std::string type;   // the module's C++ type (moduleName), or "other"/"eventsetup" for the framework's own time
   std::string label;  // the module's label in the job's configuration
   double thread_s_per_event = 0;  // time_thread over all the job's events: seconds of CPU per event
-  int position = 0;  // index in the report's "modules" array
+  int position = 0;               // index in the report's "modules" array
 };
 
 struct FastTimerReport {

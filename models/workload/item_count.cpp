@@ -41,38 +41,39 @@ double mean(const ItemCount& count) {
 
 std::vector<std::pair<int, double>> probabilities(const ItemCount& count) {
   using Pmf = std::vector<std::pair<int, double>>;
-  return std::visit(
-      Overloaded{
-          [](int fixed) { return Pmf{{fixed, 1.0}}; },
-          [](const UniformCount& c) {
-            Pmf p;
-            const double each = 1.0 / (static_cast<double>(c.max) - c.min + 1);
-            for (int k = c.min; k <= c.max; ++k) p.emplace_back(k, each);
-            return p;
-          },
-          [](const EmpiricalCount& c) {
-            std::map<int, double> by_count;
-            for (int s : c.samples) by_count[s] += 1.0 / static_cast<double>(c.samples.size());
-            return Pmf(by_count.begin(), by_count.end());
-          },
-          [](const PoissonCount& c) {
-            if (!(c.mean > 0)) return Pmf{{0, 1.0}};
-            Pmf p;
-            double total = 0;
-            for (int k = 0;; ++k) {
-              const double pk = std::exp(k * std::log(c.mean) - c.mean - std::lgamma(k + 1.0));
-              p.emplace_back(k, pk);
-              total += pk;
-              // Past the mode the terms fall at least geometrically with ratio r = mean / (k + 1), so
-              // the tail beyond k is at most pk r / (1 - r).
-              const double r = c.mean / (k + 1.0);
-              if (r < 1 && pk * r / (1 - r) < 1e-15) break;
-            }
-            for (auto& entry : p) entry.second /= total;
-            return p;
-          },
-      },
-      count);
+  return std::visit(Overloaded{
+                        [](int fixed) {
+                          return Pmf{{fixed, 1.0}};
+                        },
+                        [](const UniformCount& c) {
+                          Pmf p;
+                          const double each = 1.0 / (static_cast<double>(c.max) - c.min + 1);
+                          for (int k = c.min; k <= c.max; ++k) p.emplace_back(k, each);
+                          return p;
+                        },
+                        [](const EmpiricalCount& c) {
+                          std::map<int, double> by_count;
+                          for (int s : c.samples) by_count[s] += 1.0 / static_cast<double>(c.samples.size());
+                          return Pmf(by_count.begin(), by_count.end());
+                        },
+                        [](const PoissonCount& c) {
+                          if (!(c.mean > 0)) return Pmf{{0, 1.0}};
+                          Pmf p;
+                          double total = 0;
+                          for (int k = 0;; ++k) {
+                            const double pk = std::exp(k * std::log(c.mean) - c.mean - std::lgamma(k + 1.0));
+                            p.emplace_back(k, pk);
+                            total += pk;
+                            // Past the mode the terms fall at least geometrically with ratio r = mean / (k + 1), so
+                            // the tail beyond k is at most pk r / (1 - r).
+                            const double r = c.mean / (k + 1.0);
+                            if (r < 1 && pk * r / (1 - r) < 1e-15) break;
+                          }
+                          for (auto& entry : p) entry.second /= total;
+                          return p;
+                        },
+                    },
+                    count);
 }
 
 int largest(const ItemCount& count) {
@@ -90,7 +91,9 @@ std::string describe(const ItemCount& count) {
   std::visit(Overloaded{
                  [&](int fixed) { out << fixed; },
                  [&](const UniformCount& c) { out << "uniform(" << c.min << ".." << c.max << ")"; },
-                 [&](const EmpiricalCount& c) { out << "empirical(" << c.samples.size() << " samples, mean " << count_mean(c) << ")"; },
+                 [&](const EmpiricalCount& c) {
+                   out << "empirical(" << c.samples.size() << " samples, mean " << count_mean(c) << ")";
+                 },
                  [&](const PoissonCount& c) { out << "poisson(mean " << c.mean << ")"; },
              },
              count);

@@ -33,8 +33,9 @@ LatencyBand read_band(const JsonNode& node) {
   band.batches = increasing_numbers(node.at("batches"), 0.0, "positive batch sizes");
   const std::vector<JsonNode> rows = node.at("latency_s").elements();
   if (rows.size() != band.levels.size())
-    node.at("latency_s").fail("expected one row per level (" + std::to_string(band.levels.size()) + "), got " +
-                              std::to_string(rows.size()));
+    node.at("latency_s")
+        .fail("expected one row per level (" + std::to_string(band.levels.size()) + "), got " +
+              std::to_string(rows.size()));
   for (const JsonNode& row : rows) {
     const std::vector<JsonNode> values = row.elements();
     if (values.size() != band.batches.size())
@@ -94,8 +95,8 @@ LatencyModelFile parse_latency_model_file(const std::string& text, const std::st
   const JsonNode root(document, "", path);
   const std::string format = root.at("format").string();
   if (format != kLatencyModelFormat)
-    root.at("format").fail(std::string("expected \"") + kLatencyModelFormat + "\" (a file written by sonicsim calibrate), got \"" +
-                           format + "\"");
+    root.at("format").fail(std::string("expected \"") + kLatencyModelFormat +
+                           "\" (a file written by sonicsim calibrate), got \"" + format + "\"");
   LatencyModelFile file;
   file.path = path;
   const JsonNode forms = root.at("forms");

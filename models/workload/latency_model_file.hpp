@@ -30,9 +30,9 @@ struct CalibratedForm {
 
 struct LatencyModelFile {
   std::string path;
-  std::string selected;                          // the form used when a scenario names none
-  std::map<std::string, CalibratedForm> forms;   // "table", "affine", "knee"
-  std::optional<KernelSpread> spread;            // the executions' spread around the curve, if fitted
+  std::string selected;                         // the form used when a scenario names none
+  std::map<std::string, CalibratedForm> forms;  // "table", "affine", "knee"
+  std::optional<KernelSpread> spread;           // the executions' spread around the curve, if fitted
 };
 
 // Throws InputError naming the file and the JSON pointer of anything malformed.

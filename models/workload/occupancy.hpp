@@ -24,7 +24,7 @@
 namespace sonicsim {
 
 struct OccupancyCurve {
-  double peak_rate = 0;  // X*: units per second (+inf: the device never fills)
+  double peak_rate = 0;                                         // X*: units per second (+inf: the device never fills)
   double full_units = std::numeric_limits<double>::infinity();  // B*: from here on u = 1
 
   // u(B) for an execution of `units` whose time alone is `tau_s` = tau(units).

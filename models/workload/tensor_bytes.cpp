@@ -10,9 +10,9 @@ namespace sonicsim {
 double data_type_bytes(const std::string& data_type) {
   // inference.DataType of model_config.proto; TYPE_STRING (BYTES) has no fixed size.
   static const std::map<std::string, double> sizes = {
-      {"TYPE_BOOL", 1}, {"TYPE_UINT8", 1},  {"TYPE_UINT16", 2}, {"TYPE_UINT32", 4}, {"TYPE_UINT64", 8},
-      {"TYPE_INT8", 1}, {"TYPE_INT16", 2},  {"TYPE_INT32", 4},  {"TYPE_INT64", 8},  {"TYPE_FP16", 2},
-      {"TYPE_FP32", 4}, {"TYPE_FP64", 8},   {"TYPE_BF16", 2}};
+      {"TYPE_BOOL", 1}, {"TYPE_UINT8", 1}, {"TYPE_UINT16", 2}, {"TYPE_UINT32", 4}, {"TYPE_UINT64", 8},
+      {"TYPE_INT8", 1}, {"TYPE_INT16", 2}, {"TYPE_INT32", 4},  {"TYPE_INT64", 8},  {"TYPE_FP16", 2},
+      {"TYPE_FP32", 4}, {"TYPE_FP64", 8},  {"TYPE_BF16", 2}};
   const auto it = sizes.find(data_type);
   return it == sizes.end() ? 0 : it->second;
 }
@@ -34,8 +34,8 @@ ItemBytes item_bytes(const std::vector<triton::TensorConfig>& tensors, const cha
     const triton::TensorConfig& t = tensors[i];
     const double size = data_type_bytes(t.data_type);
     if (size == 0)
-      unknown({field, i, "data_type"}, "expected a fixed-size Triton data type (TYPE_FP32, TYPE_INT64, ...), got \"" +
-                                           t.data_type + "\"");
+      unknown({field, i, "data_type"},
+              "expected a fixed-size Triton data type (TYPE_FP32, TYPE_INT64, ...), got \"" + t.data_type + "\"");
     double product = size;
     bool variable = false;
     for (std::size_t j = 0; j < t.dims.size(); ++j) {

@@ -54,11 +54,11 @@ class EventGraph : public std::enable_shared_from_this<EventGraph> {
     double cpu_s = 0, preprocess_s = 0, fallback_s = 0, inference_s = 0, thread_wait_s = 0;
   };
   struct Task {
-    int pending = 0;      // modules it still waits for
-    int critical = -1;    // the module whose end made it ready (-1: ready at the event's start)
+    int pending = 0;    // modules it still waits for
+    int critical = -1;  // the module whose end made it ready (-1: ready at the event's start)
     double ready_s = 0;
-    EventRecord own;      // its own times, and its requests
-    Times path;           // the times of its critical path, itself included
+    EventRecord own;  // its own times, and its requests
+    Times path;       // the times of its critical path, itself included
   };
 
   static void work(const std::shared_ptr<EventGraph>& self, bool holds_thread);

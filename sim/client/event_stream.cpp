@@ -25,8 +25,7 @@ std::uint64_t stream_seed(std::uint64_t job_seed, int stream) {
 
 }  // namespace
 
-EventStream::EventStream(const JobContext& context, int job, int stream, int run, sg4::Host* host,
-                         JobThreads* threads)
+EventStream::EventStream(const JobContext& context, int job, int stream, int run, sg4::Host* host, JobThreads* threads)
     : context_(context),
       job_(job),
       stream_(stream),
@@ -34,9 +33,9 @@ EventStream::EventStream(const JobContext& context, int job, int stream, int run
       host_(host),
       name_(mailbox_name(job, stream, run)),
       rng_(stream_seed(mix_seed(context.scenario.simulation.seed, static_cast<std::uint64_t>(job)), stream)),
-      balance_rng_(context.balancer.draws()
-                       ? std::make_shared<Rng>(stream_seed(balancing_seed(context.scenario.simulation.seed, job), stream))
-                       : nullptr),
+      balance_rng_(context.balancer.draws() ? std::make_shared<Rng>(stream_seed(
+                                                  balancing_seed(context.scenario.simulation.seed, job), stream))
+                                            : nullptr),
       requests_(context, job, host, sg4::Mailbox::by_name(name_), balance_rng_) {
   const Workload& w = context.scenario.workload;
   if (!w.graph) return;
@@ -44,7 +43,8 @@ EventStream::EventStream(const JobContext& context, int job, int stream, int run
     const bool inference = std::holds_alternative<InferenceModule>(w.modules[m]);
     flow_of_.push_back(inference ? static_cast<int>(module_flows_.size()) : -1);
     if (inference)
-      module_flows_.emplace_back(context, job, host, sg4::Mailbox::by_name(name_ + "#" + std::to_string(m)), balance_rng_);
+      module_flows_.emplace_back(context, job, host, sg4::Mailbox::by_name(name_ + "#" + std::to_string(m)),
+                                 balance_rng_);
   }
   module_parts_.resize(module_flows_.size());
 }

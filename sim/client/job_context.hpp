@@ -18,8 +18,8 @@ struct JobContext {
   std::vector<std::unique_ptr<InferenceServer>>& servers;
   RequestBalancer& balancer;
   Recorder& recorder;
-  Proxy* proxy = nullptr;  // null: jobs talk to the servers directly
-  SaturationGate* gate = nullptr;  // null: no saturation gate
+  Proxy* proxy = nullptr;             // null: jobs talk to the servers directly
+  SaturationGate* gate = nullptr;     // null: no saturation gate
   UploadFastPath* uploads = nullptr;  // null: uploads are SimGrid transfers
 };
 

@@ -10,9 +10,9 @@
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 
-PerfClients::PerfClients(const Scenario& scenario, sg4::Host* host, std::vector<std::unique_ptr<InferenceServer>>& servers,
-                         RequestBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement,
-                         UploadFastPath* uploads)
+PerfClients::PerfClients(const Scenario& scenario, sg4::Host* host,
+                         std::vector<std::unique_ptr<InferenceServer>>& servers, RequestBalancer& balancer,
+                         Recorder& recorder, double level, PerfMeasurement& measurement, UploadFastPath* uploads)
     : scenario_(scenario),
       load_(*scenario.perf_analyzer),
       host_(host),
@@ -65,12 +65,13 @@ void PerfClients::generate_requests() {
   double at = 0;
   for (int k = 0;; ++k) {
     at = load_.distribution == RequestDistribution::Constant ? k / level_
-                                                              : at - std::log(rng_.uniform_open_zero()) / level_;
+                                                             : at - std::log(rng_.uniform_open_zero()) / level_;
     sg4::this_actor::sleep_until(at);
     if (in_flight_ >= in_flight_cap_) {
-      limit_reached_ = printf_string("at %g requests/s the server does not keep up: %lld requests were in flight at "
-                                     "t = %.6f s, the most sonicsim holds at once (lower the rate)",
-                                     level_, static_cast<long long>(in_flight_), at);
+      limit_reached_ = printf_string(
+          "at %g requests/s the server does not keep up: %lld requests were in flight at "
+          "t = %.6f s, the most sonicsim holds at once (lower the rate)",
+          level_, static_cast<long long>(in_flight_), at);
       sg4::Actor::kill_all();
       sg4::this_actor::exit();
     }

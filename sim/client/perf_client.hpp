@@ -22,9 +22,9 @@ namespace sonicsim::sim {
 class PerfClients {
  public:
   // `uploads`: the upload fast path, or null (uploads are SimGrid transfers).
-  PerfClients(const Scenario& scenario, simgrid::s4u::Host* host, std::vector<std::unique_ptr<InferenceServer>>& servers,
-              RequestBalancer& balancer, Recorder& recorder, double level, PerfMeasurement& measurement,
-              UploadFastPath* uploads);
+  PerfClients(const Scenario& scenario, simgrid::s4u::Host* host,
+              std::vector<std::unique_ptr<InferenceServer>>& servers, RequestBalancer& balancer, Recorder& recorder,
+              double level, PerfMeasurement& measurement, UploadFastPath* uploads);
 
   // Creates the client actors (daemons: they stop when the measurement actor ends the run).
   void start();
@@ -60,7 +60,7 @@ class PerfClients {
   double level_;
   PerfMeasurement& measurement_;
   UploadFastPath* uploads_;
-  Rng rng_;  // the request-rate load's Poisson gaps
+  Rng rng_;             // the request-rate load's Poisson gaps
   bool draws_ = false;  // the send or receive time is drawn (not a constant)
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<Slot*> idle_slots_;

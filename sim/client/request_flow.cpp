@@ -114,8 +114,8 @@ void RequestFlow::post(Stage stage, InFlightRequest* request, sg4::ActivityPtr a
 
 // Waits for the next activity to end or timer to fire, and acts on it.
 void RequestFlow::step() {
-  auto next_timer = std::min_element(timers_.begin(), timers_.end(),
-                                     [](const Timer& a, const Timer& b) { return a.at < b.at; });
+  auto next_timer =
+      std::min_element(timers_.begin(), timers_.end(), [](const Timer& a, const Timer& b) { return a.at < b.at; });
   ssize_t done = -1;
   try {
     if (next_timer == timers_.end()) {
@@ -252,7 +252,8 @@ void RequestFlow::attempt_failed(InFlightRequest* r) {
     return;
   }
   if (!current_.giving_up && module.on_failure == OnFailure::Failover && !r->failed_over) {
-    const int other = context_.proxy ? -1 : context_.balancer.pick_other(module.model, job_, balance_rng_.get(), server);
+    const int other =
+        context_.proxy ? -1 : context_.balancer.pick_other(module.model, job_, balance_rng_.get(), server);
     if (context_.proxy || other >= 0) {
       r->record.retried = true;
       context_.recorder.request_failed_over();
@@ -290,9 +291,8 @@ void RequestFlow::forget(InFlightRequest* r) {
   last->live_slot = r->live_slot;
   live_.pop_back();
   if (timers_.empty()) return;
-  const auto deadline = std::find_if(timers_.begin(), timers_.end(), [r](const Timer& t) {
-    return t.request == r && t.kind == TimerKind::Deadline;
-  });
+  const auto deadline = std::find_if(timers_.begin(), timers_.end(),
+                                     [r](const Timer& t) { return t.request == r && t.kind == TimerKind::Deadline; });
   if (deadline != timers_.end()) timers_.erase(deadline);
 }
 

@@ -69,7 +69,7 @@ class RequestFlow : private UploadWatcher {
   void answered(InFlightRequest* request);
   void attempt_failed(InFlightRequest* request);
   void give_up();
-  void forget(InFlightRequest* request);  // a request no longer live: its deadline goes
+  void forget(InFlightRequest* request);                       // a request no longer live: its deadline goes
   void drop(InFlightRequest* request, bool on_way_to_server);  // an abandoned request's last stage ended
   void upload_ended(InFlightRequest* request) override;
 
@@ -95,7 +95,7 @@ class RequestFlow : private UploadWatcher {
   // Activities of abandoned requests outlive the module that sent them.
   std::vector<simgrid::s4u::ActivityPtr> activities_;  // what wait_any watches, in posting order
   std::vector<Pending> pending_;                       // parallel to activities_
-  std::deque<InFlightRequest*> received_;  // a deque: posted receives hold pointers into it as it grows
+  std::deque<InFlightRequest*> received_;              // a deque: posted receives hold pointers into it as it grows
   std::vector<std::size_t> free_slots_;
   std::vector<InFlightRequest*> live_;  // sent, neither answered nor abandoned
   std::vector<Timer> timers_;

@@ -63,8 +63,8 @@ void ThreadedJob::operator()() {
   // A stream may fail the job before the last one is created (no server ready, at once).
   std::vector<sg4::ActorPtr> actors;
   for (int s = 0; s < w.streams && !job.failed; ++s) {
-    actors.push_back(sg4::Actor::create(name + "/" + std::to_string(s), job.host,
-                                        [state = state_, s] { run_stream(state, s); }));
+    actors.push_back(
+        sg4::Actor::create(name + "/" + std::to_string(s), job.host, [state = state_, s] { run_stream(state, s); }));
     job.actors.push_back(actors.back().get());
   }
   for (const sg4::ActorPtr& actor : actors) actor->join();
@@ -116,7 +116,8 @@ void ThreadedJob::stop_streams(State& job) {
     job.streams[s]->cancel_requests();
     job.streams[s]->end_of_job();
   }
-  job.context.recorder.job_ledger().run_failed(job.start_s, sg4::Engine::get_clock(), job.done, job.context.scenario.workload.threads);
+  job.context.recorder.job_ledger().run_failed(job.start_s, sg4::Engine::get_clock(), job.done,
+                                               job.context.scenario.workload.threads);
 }
 
 }  // namespace sonicsim::sim

@@ -57,7 +57,8 @@ std::vector<bool> Autoscaler::initially_running(const Scenario& scenario, const 
   int in_group = 0;
   for (std::size_t s = 0; s < farm.servers.size(); ++s)
     if (farm.servers[s].group == group)
-      running[s] = in_group++ < scenario.platform.servers[static_cast<std::size_t>(group)].autoscaling->initial_replicas;
+      running[s] =
+          in_group++ < scenario.platform.servers[static_cast<std::size_t>(group)].autoscaling->initial_replicas;
   return running;
 }
 
@@ -120,7 +121,8 @@ void Autoscaler::set_replicas(int replicas) {
       }
     };
     // Lowest rank first; within a rank the newest pod first (pods_ is in creation order).
-    std::stable_sort(live.begin(), live.end(), [&](int a, int b) { return rank(a) != rank(b) ? rank(a) < rank(b) : a > b; });
+    std::stable_sort(live.begin(), live.end(),
+                     [&](int a, int b) { return rank(a) != rank(b) ? rank(a) < rank(b) : a > b; });
     for (std::size_t i = 0; i < live.size() - static_cast<std::size_t>(replicas); ++i) {
       Pod& pod = pods_[static_cast<std::size_t>(live[i])];
       pod.deleted = true;
@@ -129,7 +131,9 @@ void Autoscaler::set_replicas(int replicas) {
         change_phase(pod, Phase::Gone);
       } else {
         if (pod.phase == Phase::Ready) change_phase(pod, Phase::Draining);
-        servers_[static_cast<std::size_t>(slots_[static_cast<std::size_t>(pod.slot)].server)]->refused_ready()->release();
+        servers_[static_cast<std::size_t>(slots_[static_cast<std::size_t>(pod.slot)].server)]
+            ->refused_ready()
+            ->release();
       }
     }
   }
@@ -274,7 +278,8 @@ void Autoscaler::forget_gone_pods() {
 }
 
 int Autoscaler::count(Phase phase) const {
-  return static_cast<int>(std::count_if(pods_.begin(), pods_.end(), [phase](const Pod& p) { return p.phase == phase; }));
+  return static_cast<int>(
+      std::count_if(pods_.begin(), pods_.end(), [phase](const Pod& p) { return p.phase == phase; }));
 }
 
 void Autoscaler::describe(TimeseriesRow& row) const {

@@ -80,8 +80,8 @@ class Autoscaler {
   Prometheus& prometheus_;
   const AutoscalingSpec& spec_;
   HorizontalPodAutoscaler hpa_;
-  Rng rng_;  // start-up times, in the order pods are scheduled
-  int replicas_ = 0;  // the Deployment's spec.replicas
+  Rng rng_;                // start-up times, in the order pods are scheduled
+  int replicas_ = 0;       // the Deployment's spec.replicas
   std::vector<Pod> pods_;  // the pods that exist, by creation order
   std::vector<Slot> slots_;
   double last_active_s_ = 0;  // KEDA: the last poll at which the trigger was active

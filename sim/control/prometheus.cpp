@@ -12,8 +12,8 @@ std::int64_t to_ms(double seconds) { return static_cast<std::int64_t>(std::llrou
 std::int64_t now_ms() { return to_ms(sg4::Engine::get_clock()); }
 
 void drop_older_than(PromSeries& series, std::int64_t keep_from_ms) {
-  const auto first_kept = std::find_if(series.begin(), series.end(),
-                                       [keep_from_ms](const PromSample& s) { return s.t_ms > keep_from_ms; });
+  const auto first_kept =
+      std::find_if(series.begin(), series.end(), [keep_from_ms](const PromSample& s) { return s.t_ms > keep_from_ms; });
   series.erase(series.begin(), first_kept);
 }
 

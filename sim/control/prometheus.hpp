@@ -34,7 +34,7 @@ class Prometheus {
   // Queries at the current simulated time over the samples so far; no value when too few samples.
   std::optional<double> supersonic_load_ms(double window_s) const;
   std::optional<double> query(ScalingMetric metric, double window_s) const;
-  std::optional<double> requests_per_s(double window_s) const;       // sum(rate(request_success))
+  std::optional<double> requests_per_s(double window_s) const;        // sum(rate(request_success))
   std::optional<double> queue_ms_per_request(double window_s) const;  // mean queue time of a request
   std::optional<double> gpu_utilization(double window_s) const;       // mean over GPUs of rate(busy s)
 

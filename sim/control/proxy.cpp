@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 

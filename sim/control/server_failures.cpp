@@ -35,7 +35,8 @@ class FailingServer {
       if (failures_.time_between) {
         failure_at = now + sample(*failures_.time_between, *rng_);
       } else {
-        while (next_listed < failures_.at_s.size() && failures_.at_s[next_listed] < now) ++next_listed;  // missed while down
+        while (next_listed < failures_.at_s.size() && failures_.at_s[next_listed] < now)
+          ++next_listed;  // missed while down
         if (next_listed < failures_.at_s.size()) failure_at = failures_.at_s[next_listed++];
       }
       if (!failure_at) return;
@@ -91,9 +92,9 @@ void start_server_failures(const Scenario& scenario, const FarmPlatform& farm,
   for (std::size_t s = 0; s < farm.servers.size(); ++s) {
     const auto& failures = scenario.platform.servers[farm.servers[s].group].failures;
     if (!failures) continue;
-    sg4::Actor::create(farm.servers[s].name + "/failures", farm.servers[s].host,
-                       FailingServer(*failures, static_cast<int>(s), *servers[s], balancer, proxy, recorder,
-                                     scenario.simulation.seed))
+    sg4::Actor::create(
+        farm.servers[s].name + "/failures", farm.servers[s].host,
+        FailingServer(*failures, static_cast<int>(s), *servers[s], balancer, proxy, recorder, scenario.simulation.seed))
         ->daemonize();
   }
 }

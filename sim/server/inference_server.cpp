@@ -59,7 +59,8 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
       for (const ModelQueue::Instance& instance : queue->instances()) ++instances_on[instance.device];
   std::optional<DeviceSharing> sharing;
   if (group.kernel_overlap) sharing = DeviceSharing::by_overlap(*group.kernel_overlap);
-  if (group.kernel_sharing == KernelSharing::Occupancy) sharing = DeviceSharing::by_occupancy(group.kernel_interference);
+  if (group.kernel_sharing == KernelSharing::Occupancy)
+    sharing = DeviceSharing::by_occupancy(group.kernel_interference);
   if (sharing) shared_devices_.resize(group.gpus_per_server);
   for (const auto& queue : queues_)
     if (queue)
@@ -168,15 +169,14 @@ void InferenceServer::receive(InFlightRequest* request) {
   frontend_->submit({request, 0, true});
 }
 
-// In maestro, at the date a handler thread finishes the task (see sim/simulated_time.hpp). A parsed request reaches a default
-// scheduler at once, and the instant is settled at once: what the instant's actors do after it (an
-// instance finishing, another request arriving) meets a second settle of the same instant, which
-// dispatches exactly what one settle of everything would have (the default scheduler hands each
-// idle instance, longest idle first, the head of its queue). That spares the request a hand-over to
-// an actor. A dynamic batcher must see the instant whole (an instance finishing then takes its
-// payload as it stands, before the batcher sees the instant's arrivals), and so must a scheduler
-// that a request can reach without costing the frontend anything: the frontend actor admits those
-// requests among the instant's other actors.
+// In maestro, at the date a handler thread finishes the task (see sim/simulated_time.hpp). A parsed request reaches a
+// default scheduler at once, and the instant is settled at once: what the instant's actors do after it (an instance
+// finishing, another request arriving) meets a second settle of the same instant, which dispatches exactly what one
+// settle of everything would have (the default scheduler hands each idle instance, longest idle first, the head of its
+// queue). That spares the request a hand-over to an actor. A dynamic batcher must see the instant whole (an instance
+// finishing then takes its payload as it stands, before the batcher sees the instant's arrivals), and so must a
+// scheduler that a request can reach without costing the frontend anything: the frontend actor admits those requests
+// among the instant's other actors.
 void InferenceServer::frontend_task_done(const FrontendThreads::Task& task) {
   if (task.is_request && !frontend_may_be_free_ && !queues_[task.request->record.model]->batches_dynamically())
     return admit(task.request);

@@ -80,7 +80,7 @@ class InferenceServer : private ModelQueue::Responder {
     std::unique_ptr<SimulatedSharedDevice> device;
     std::vector<ModelQueue::Instance*> instances;
   };
-  std::vector<SharedDeviceSlots> shared_devices_;  // by GPU index
+  std::vector<SharedDeviceSlots> shared_devices_;    // by GPU index
   std::vector<std::unique_ptr<ModelQueue>> queues_;  // indexed by model; null where not served
   std::optional<FrontendThreads> frontend_;
   // Tasks the frontend's threads have finished (in maestro), for the frontend actor to act on among

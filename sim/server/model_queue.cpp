@@ -35,8 +35,8 @@ void ModelQueue::add_instance(int gpu, sg4::Host* device, const KernelLatency& l
   instance.device = device;
   instance.latency = &latency;
   // A variable dim's kernel counts elements, which no setting of the model bounds.
-  instance.occupancy = occupancy_curve(latency, by_elements_ ? std::numeric_limits<double>::infinity()
-                                                            : std::max(1, settings_.max_batch_size));
+  instance.occupancy = occupancy_curve(
+      latency, by_elements_ ? std::numeric_limits<double>::infinity() : std::max(1, settings_.max_batch_size));
   if (spread) {
     instance.spread = spread;
     instance.spread_rng = std::make_unique<Rng>(kernel_time_seed(seed, server_, model_, instance.index));
@@ -95,7 +95,7 @@ void ModelQueue::admit(InFlightRequest* request) {
   // With max_batch_size 0 the model has no batch dimension: every request is one unit.
   if (settings_.max_batch_size > 0 && record.items > settings_.max_batch_size) {
     mark_rejected(request, RejectReason::BatchTooLarge, false);  // INVALID_ARG at submit
-    state_.rejected.push_back(request);  // answered by the server, as every rejection
+    state_.rejected.push_back(request);                          // answered by the server, as every rejection
   } else {
     state_.arriving.push_back(request);
   }
@@ -105,8 +105,7 @@ void ModelQueue::admit(InFlightRequest* request) {
 void ModelQueue::enqueue(InFlightRequest* request, double now) {
   const RequestRecord& record = request->record;
   const int units = settings_.max_batch_size > 0 ? std::max(1, record.items) : 1;
-  if (!state_.scheduler->enqueue({record.id, units, now, request->priority, request->timeout_s, request->shape},
-                                 now)) {
+  if (!state_.scheduler->enqueue({record.id, units, now, request->priority, request->timeout_s, request->shape}, now)) {
     mark_rejected(request, RejectReason::QueueFull, false);  // UNAVAILABLE at submit
     state_.rejected.push_back(request);
     return;
@@ -242,7 +241,7 @@ void ModelQueue::start_batch(Instance& instance, triton::FormedBatch batch) {
   const double flops = seconds * kReferenceSpeed;
   if (instance.shared_device) {
     instance.shared_device->start(instance.device_slot, flops / instance.device->get_speed(),
-                               instance.occupancy.at(kernel_units, tau));
+                                  instance.occupancy.at(kernel_units, tau));
     return;
   }
   if (instance.time_shares_device) {

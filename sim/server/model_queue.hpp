@@ -45,13 +45,13 @@ class ModelQueue {
     int gpu = -1;  // -1: a CPU-kind instance on the server host
     simgrid::s4u::Host* device = nullptr;
     const KernelLatency* latency = nullptr;
-    OccupancyCurve occupancy;  // the share of the device each of its kernels needs, by occupancy
+    OccupancyCurve occupancy;              // the share of the device each of its kernels needs, by occupancy
     const KernelSpread* spread = nullptr;  // null: every kernel takes exactly tau(b)
     std::unique_ptr<Rng> spread_rng;       // its kernels' draws, where it has a spread
-    bool time_shares_device = false;  // other instances run kernels on its device at once: SimGrid time-shares it
+    bool time_shares_device = false;       // other instances run kernels on its device at once: SimGrid time-shares it
     // Its GPU shared by a kernel_overlap or by occupancy (null otherwise): it ends the kernel.
     SimulatedSharedDevice* shared_device = nullptr;
-    int device_slot = 0;  // the instance's slot on shared_device
+    int device_slot = 0;              // the instance's slot on shared_device
     simgrid::s4u::SemaphorePtr work;  // wakes its actor: a batch to run, or its kernel's end
     // What a failure clears: the batch it runs, from the scheduler's settle to the answers, and its
     // kernel: an execution on a shared device, which the instance's actor waits for (null

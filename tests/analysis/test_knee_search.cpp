@@ -39,8 +39,7 @@ TEST_CASE("the knee search finds the last job count within the tolerance from a 
   const KneeCriteria criteria{100, 0.05, 0.9};
   for (int start : {290, 260, 330, 2, 1000}) {
     HockeyStick curve{270, 0.37, {}};  // knee at 270 + 13 = 283
-    const KneeSearch k = search_knee(start, 1000, criteria, summary(100), 0.37,
-                                     [&](int jobs) { return curve(jobs); });
+    const KneeSearch k = search_knee(start, 1000, criteria, summary(100), 0.37, [&](int jobs) { return curve(jobs); });
     CAPTURE(start);
     CHECK(k.lo == curve.knee());
     CHECK(k.hi == curve.knee() + 1);

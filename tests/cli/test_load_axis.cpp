@@ -48,8 +48,10 @@ TEST_CASE("a pointer that names no count or duration is refused, naming --vary")
   CHECK(error_of({}, "/workload/modules") ==
         "--vary /workload/modules: expected a positive whole number or a duration there, got an array");
   CHECK(error_of({{"/workload/submit/period", "2h"}}, "/workload/submit/period") ==
-        "--vary /workload/submit/period: expected a duration from 0 to 1 h there (searched as its rate per hour), got \"2h\"");
+        "--vary /workload/submit/period: expected a duration from 0 to 1 h there (searched as its rate per hour), got "
+        "\"2h\"");
   CHECK(error_of({}, "/platform/servers/0/gpu") ==
         "--vary /platform/servers/0/gpu: expected a count or a duration there, got \"H100\"");
-  CHECK(error_of({{"/workload/jobs", "0"}}, "/workload/jobs").find("expected a positive whole number") != std::string::npos);
+  CHECK(error_of({{"/workload/jobs", "0"}}, "/workload/jobs").find("expected a positive whole number") !=
+        std::string::npos);
 }

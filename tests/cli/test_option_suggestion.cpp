@@ -13,7 +13,7 @@ TEST_CASE("the edit distance counts insertions, deletions, substitutions and swa
   CHECK(edit_distance("tolerence", "tolerances") == 2);  // e -> a, + s
   CHECK(edit_distance("outptu", "output") == 1);         // tu -> ut
   CHECK(edit_distance("seed", "") == 4);
-  CHECK(edit_distance("kitten", "sitting") == 3);        // the textbook pair: k -> s, e -> i, + g
+  CHECK(edit_distance("kitten", "sitting") == 3);  // the textbook pair: k -> s, e -> i, + g
 }
 
 TEST_CASE("the nearest name is suggested only when it is near: at most 2 edits and under half the length") {

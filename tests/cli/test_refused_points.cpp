@@ -51,7 +51,7 @@ TEST_CASE("a sub-grid of refused points is said by its axes' values") {
   CHECK(described({"/a=1:10:1"}, {0, 2, 4, 6, 8, 9, 1}) == "/a=1,2,3,5,7,9,... (7 values)");
   CHECK(described({"/a=1,2", "/b=3,4"}, {0, 1, 2, 3}) == "every point");
   CHECK(described({"/a=1,2,3"}, {0, 1, 2}) == "/a=1..3");  // one axis: its values, not "every point"
-  CHECK(described({"/a=1", "/b=3,4"}, {1}) == "/b=4");  // an axis of one value is a setting
+  CHECK(described({"/a=1", "/b=3,4"}, {1}) == "/b=4");     // an axis of one value is a setting
   CHECK(described({}, {0}) == "the point");
 }
 

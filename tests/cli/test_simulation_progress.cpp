@@ -34,7 +34,8 @@ TEST_CASE("without a bound, past it, or before any progress, the time left is un
   CHECK(simulation_progress_text(unbounded, 3) == "simulated 60 s, 7 events, 3 s elapsed, time left unknown");
   SimulationProgress resubmitted;  // failed jobs ran their events again: more events than planned
   resubmitted.simulated_s = 600, resubmitted.events = 2100, resubmitted.events_total = 2000;
-  CHECK(simulation_progress_text(resubmitted, 5) == "simulated 600 s, 2100 of 2000 events, 5 s elapsed, time left unknown");
+  CHECK(simulation_progress_text(resubmitted, 5) ==
+        "simulated 600 s, 2100 of 2000 events, 5 s elapsed, time left unknown");
   SimulationProgress at_start;
   at_start.end_s = 100;
   CHECK(simulation_progress_text(at_start, 0.3) == "simulated 0 s of 100 s, 0 events, 0 s elapsed, time left unknown");

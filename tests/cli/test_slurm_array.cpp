@@ -60,7 +60,8 @@ TEST_CASE("options Slurm would refuse or misread are one message naming the opti
   }
   SlurmArrayOptions none_at_once;
   none_at_once.array_parallelism = 0;
-  CHECK_THROWS_WITH_AS(check_slurm_options(none_at_once), doctest::Contains("--array-parallelism"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(check_slurm_options(none_at_once), doctest::Contains("--array-parallelism"),
+                       std::invalid_argument);
   SlurmArrayOptions bare;
   bare.extra = {"qos=short"};
   CHECK_THROWS_WITH_AS(check_slurm_options(bare), doctest::Contains("--sbatch-option"), std::invalid_argument);
@@ -71,7 +72,8 @@ TEST_CASE("the task script runs sonicsim on the sweep directory, quoted for the 
   CHECK(shell_quoted("it's $HOME") == R"('it'\''s $HOME')");
   const std::string script = array_task_script("/opt/sonic sim/sonicsim", "/data/o'brien/sweep");
   CHECK(script.rfind("#!/bin/sh\n", 0) == 0);
-  CHECK(script.find("\nexec '/opt/sonic sim/sonicsim' sweep --slurm-task '/data/o'\\''brien/sweep'\n") != std::string::npos);
+  CHECK(script.find("\nexec '/opt/sonic sim/sonicsim' sweep --slurm-task '/data/o'\\''brien/sweep'\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("sbatch --parsable answers the job id, with the cluster after a semicolon") {

@@ -14,7 +14,8 @@ using Values = std::vector<std::string>;
 TEST_CASE("a sweep axis is a list, an inclusive range or a JSON array") {
   CHECK(parse_sweep_axis("/workload/jobs=1,2,4,8").values == Values{"1", "2", "4", "8"});
   CHECK(parse_sweep_axis("/workload/jobs=1,2,4,8").pointer == "/workload/jobs");
-  CHECK(parse_sweep_axis("/workload/jobs=50:400:50").values == Values{"50", "100", "150", "200", "250", "300", "350", "400"});
+  CHECK(parse_sweep_axis("/workload/jobs=50:400:50").values ==
+        Values{"50", "100", "150", "200", "250", "300", "350", "400"});
   CHECK(parse_sweep_axis("/x=0:1:0.25").values == Values{"0", "0.25", "0.5", "0.75", "1"});
   CHECK(parse_sweep_axis("/x=1:10:4").values == Values{"1", "5", "9"});  // 13 would pass STOP
   CHECK(parse_sweep_axis("/platform/wan/latency=5ms,20ms").values == Values{"5ms", "20ms"});
@@ -32,14 +33,17 @@ TEST_CASE("a sweep axis may be one JSON value, as run --set takes it, commas and
 }
 
 TEST_CASE("malformed sweep axes are clear errors") {
-  CHECK_THROWS_WITH_AS(parse_sweep_axis("workload/jobs=1"), doctest::Contains("/JSON/POINTER=VALUES"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_sweep_axis("workload/jobs=1"), doctest::Contains("/JSON/POINTER=VALUES"),
+                       std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=1:2"), doctest::Contains("START:STOP:STEP"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=1:x:1"), doctest::Contains("three numbers"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=5:1:1"), doctest::Contains("STOP >= START"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=1,,2"), doctest::Contains("empty value"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=[1,"), doctest::Contains("--set /a: /: invalid JSON"), InputError);
-  CHECK_THROWS_WITH_AS(parse_sweep_axis(R"(/a=[{"k": 1, "k": 2}])"), doctest::Contains("/0/k: duplicate key"), InputError);
-  CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=0:1e12:1"), doctest::Contains("more than 100000 values"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_sweep_axis(R"(/a=[{"k": 1, "k": 2}])"), doctest::Contains("/0/k: duplicate key"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(parse_sweep_axis("/a=0:1e12:1"), doctest::Contains("more than 100000 values"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("a grid of more points than a sweep runs is refused before it is built") {

@@ -30,8 +30,14 @@ nlohmann::json failure_farm(int events_per_job, const std::string& policy) {
                    {"start", {{"pattern", "all_at_once"}}},
                    {"modules",
                     {{{"type", "cpu"}, {"name", "reco"}, {"time", "10ms"}},
-                     {{"type", "inference"}, {"name", "ml"}, {"model", "m"}, {"items_per_event", 1},
-                      {"items_per_request", 1}, {"preprocess", "0s"}, {"in_flight", 1}, {"cpu_fallback", "5ms"}}}}};
+                     {{"type", "inference"},
+                      {"name", "ml"},
+                      {"model", "m"},
+                      {"items_per_event", 1},
+                      {"items_per_request", 1},
+                      {"preprocess", "0s"},
+                      {"in_flight", 1},
+                      {"cpu_fallback", "5ms"}}}}};
   d["simulation"]["outputs"] = {"requests", "events"};
   return d;
 }

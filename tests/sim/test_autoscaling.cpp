@@ -31,12 +31,8 @@ json autoscaled_farm(const std::string& duration) {
   d["platform"]["servers"] = json::array(
       {{{"name", "pod"}, {"count", 4}, {"gpus_per_server", 1}, {"gpu", "T4"}, {"nic", link}, {"models", {"m"}}}});
   d["platform"]["servers"][0]["autoscaling"] = {
-      {"min_replicas", 1},
-      {"max_replicas", 4},
-      {"metric", "in_flight_per_replica"},
-      {"metric_type", "Value"},
-      {"threshold", 2},
-      {"startup", "22s"}};
+      {"min_replicas", 1},      {"max_replicas", 4}, {"metric", "in_flight_per_replica"},
+      {"metric_type", "Value"}, {"threshold", 2},    {"startup", "22s"}};
   d["models"]["m"] = {{"input_bytes_per_item", "100B"},
                       {"output_bytes_per_item", "100B"},
                       {"max_batch_size", 8},
@@ -46,8 +42,14 @@ json autoscaled_farm(const std::string& duration) {
                    {"duration", duration},
                    {"start", {{"pattern", "all_at_once"}}},
                    {"modules",
-                    {{{"type", "inference"}, {"name", "ml"}, {"model", "m"}, {"items_per_event", 1},
-                      {"items_per_request", 1}, {"preprocess", "0s"}, {"in_flight", 1}, {"cpu_fallback", "5ms"}}}}};
+                    {{{"type", "inference"},
+                      {"name", "ml"},
+                      {"model", "m"},
+                      {"items_per_event", 1},
+                      {"items_per_request", 1},
+                      {"preprocess", "0s"},
+                      {"in_flight", 1},
+                      {"cpu_fallback", "5ms"}}}}};
   d["simulation"]["outputs"] = {"requests", "events", "timeseries"};
   return d;
 }
@@ -83,7 +85,8 @@ double mean_event_time(const SimulationResults& r, double from_s, double to_s = 
 // A duration-limited run ends with each job's request in flight.
 void check_conservation(const SimulationResults& r) {
   CHECK(r.requests_in_flight_at_end == 8);
-  CHECK(r.requests_sent == r.requests_completed + r.requests_failed() + r.requests_rejected + r.requests_in_flight_at_end);
+  CHECK(r.requests_sent ==
+        r.requests_completed + r.requests_failed() + r.requests_rejected + r.requests_in_flight_at_end);
 }
 
 }  // namespace
@@ -156,7 +159,9 @@ TEST_CASE("scale-down: the pod leaves the proxy, drains within the grace period,
   // newest pod (on server 1) is deleted. With a 10 s preStop sleep it serves on until 25 s; the
   // proxy stops sending to it at its DNS refresh at 20 s; at SIGTERM it holds nothing and exits.
   json d = autoscaled_farm("60s");
-  autoscaling(d).update({{"initial_replicas", 2}, {"threshold", 100}, {"prestop_sleep", "10s"},
+  autoscaling(d).update({{"initial_replicas", 2},
+                         {"threshold", 100},
+                         {"prestop_sleep", "10s"},
                          {"scale_down", {{"stabilization_window", "0s"}}}});
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   CHECK(row_at(r, 10).ready == 2);
@@ -182,7 +187,8 @@ TEST_CASE("SIGTERM at once: the pod finishes what it holds, refuses what still c
   // keeps sending to it until its DNS refresh at 20 s: what arrives while it drains is refused
   // (UNAVAILABLE), what arrives after it exited waits the 5 s connect timeout. The jobs fall back.
   json d = autoscaled_farm("40s");
-  autoscaling(d).update({{"initial_replicas", 2}, {"threshold", 100}, {"scale_down", {{"stabilization_window", "0s"}}}});
+  autoscaling(d).update(
+      {{"initial_replicas", 2}, {"threshold", 100}, {"scale_down", {{"stabilization_window", "0s"}}}});
   d["workload"]["modules"][0]["on_failure"] = "fallback";
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   check_conservation(r);
@@ -208,7 +214,9 @@ TEST_CASE("scale-down past the grace period: what the pod still holds fails, and
   // in [15, 15.5) s are refused; after 15.5 s, until the DNS refresh at 20 s, each waits the 5 s
   // connect timeout. Every request is accounted for: sent = completed + failed + in flight at the end.
   json d = autoscaled_farm("40s");
-  autoscaling(d).update({{"initial_replicas", 2}, {"threshold", 100}, {"grace_period", "0.5s"},
+  autoscaling(d).update({{"initial_replicas", 2},
+                         {"threshold", 100},
+                         {"grace_period", "0.5s"},
                          {"scale_down", {{"stabilization_window", "0s"}}}});
   d["models"]["m"]["kernel_latency"]["intercept"] = "0.7s";
   d["workload"]["modules"][0]["on_failure"] = "fallback";
@@ -237,7 +245,8 @@ TEST_CASE("KEDA takes the deployment to zero after its cooldown; a metric read f
   json d = autoscaled_farm("200s");
   d["workload"]["events_per_job"] = 10;
   d["workload"].erase("duration");
-  autoscaling(d).update({{"min_replicas", 0}, {"initial_replicas", 1}, {"cooldown", "60s"}, {"polling_interval", "30s"}});
+  autoscaling(d).update(
+      {{"min_replicas", 0}, {"initial_replicas", 1}, {"cooldown", "60s"}, {"polling_interval", "30s"}});
   // Jobs keep running (and the simulation going) with a second wave long after.
   d["workload"]["jobs"] = 16;
   d["platform"]["worker_pools"][0]["nodes"] = 16;

@@ -46,7 +46,8 @@ double md_c_mean_wait(double lambda, double service_s, int c) {
       for (int k = 0, base = std::max(n - c, 0); base + k < states; ++k) next[base + k] += p[n] * arrivals[k];
     const double total = std::accumulate(next.begin(), next.end(), 0.0);
     double change = 0;
-    for (int n = 0; n < states; ++n) change = std::max(change, std::abs(next[n] / total - p[n])), p[n] = next[n] / total;
+    for (int n = 0; n < states; ++n)
+      change = std::max(change, std::abs(next[n] / total - p[n])), p[n] = next[n] / total;
     if (change < 1e-15) break;
   }
   double queued = 0;

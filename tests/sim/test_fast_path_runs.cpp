@@ -63,8 +63,8 @@ void check_same_run(const std::string& scenario, const Overrides& overrides = {}
     CHECK(error <= 1e-9);
     CHECK(std::fabs(b[i].end_s - a[i].end_s) <= 1e-9 * a[i].end_s);
   }
-  MESSAGE(scenario << ": " << a.size() << " events, " << fast.requests_sent << " requests; largest difference "
-                   << worst << " of an event's time");
+  MESSAGE(scenario << ": " << a.size() << " events, " << fast.requests_sent << " requests; largest difference " << worst
+                   << " of an event's time");
 }
 
 // bench/saturation_bench.py's farm: the bundled ProtoDUNE 2021 scenario with `jobs` jobs on jobs /
@@ -92,7 +92,8 @@ TEST_CASE("bundled scenarios end the same with the upload fast path, to 1e-9") {
   check_same_run("cms-particlenet-gpus.json");
   check_same_run("cms-particlenet-fasttimer.json");
   check_same_run("cms-threaded-externalwork.json");
-  check_same_run("cms-t2-waves.json", {{"/workload/events_per_job", "{\"distribution\": \"uniform\", \"min\": 60, \"max\": 120}"}});
+  check_same_run("cms-t2-waves.json",
+                 {{"/workload/events_per_job", "{\"distribution\": \"uniform\", \"min\": 60, \"max\": 120}"}});
 }
 
 TEST_CASE("ProtoDUNE-like farms of 1,000 to 4,000 jobs end the same with the upload fast path, to 1e-9" *
@@ -107,9 +108,9 @@ TEST_CASE("ProtoDUNE-like farms of 1,000 to 4,000 jobs end the same with the upl
 }
 
 TEST_CASE("a scenario with a proxy runs its uploads as SimGrid transfers, and says why") {
-  const SimulationResults r =
-      run("cms-t2-autoscaling.json", {{"/workload/jobs", "20"}, {"/workload/submit/jobs_per_wave", "10"},
-                                      {"/workload/events_per_job", "20"}}, true);
+  const SimulationResults r = run(
+      "cms-t2-autoscaling.json",
+      {{"/workload/jobs", "20"}, {"/workload/submit/jobs_per_wave", "10"}, {"/workload/events_per_job", "20"}}, true);
   CHECK(r.network_fast_path.starts_with("off: a proxy relays the requests"));
   CHECK(r.requests_completed > 0);
 }

@@ -19,8 +19,11 @@ double tau(int items) { return 1e-3 + 10e-6 * items; }
 
 // Parse: 1 ms + bytes at 0.8 Gbps (100 MB/s); serialise: 0.5 ms + bytes at 0.4 Gbps (50 MB/s).
 json with_frontend(json d, int threads) {
-  d["platform"]["servers"][0]["frontend"] = {{"threads", threads}, {"per_request", "1ms"}, {"input_bandwidth", "0.8Gbps"},
-                                             {"per_response", "0.5ms"}, {"output_bandwidth", "0.4Gbps"}};
+  d["platform"]["servers"][0]["frontend"] = {{"threads", threads},
+                                             {"per_request", "1ms"},
+                                             {"input_bandwidth", "0.8Gbps"},
+                                             {"per_response", "0.5ms"},
+                                             {"output_bandwidth", "0.4Gbps"}};
   d["simulation"]["outputs"] = {"requests"};
   return d;
 }

@@ -30,7 +30,8 @@ TEST_CASE("each event draws its items once; its requests split them, full but th
       if (requests[k]->input_bytes != requests[k]->items * 4000.0) split_right = false;
       if (k + 1 < requests.size() && requests[k]->items != 4) split_right = false;
     }
-    if (static_cast<std::int64_t>(requests.size()) != (items + 3) / 4 || requests.back()->items < 1) split_right = false;
+    if (static_cast<std::int64_t>(requests.size()) != (items + 3) / 4 || requests.back()->items < 1)
+      split_right = false;
     items_total += items;
   }
   CHECK(split_right);

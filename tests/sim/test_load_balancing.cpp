@@ -48,8 +48,13 @@ json balancing_farm(int jobs, int events_per_job, const std::string& think, cons
                    {"start", {{"pattern", "all_at_once"}}},
                    {"modules",
                     {{{"type", "cpu"}, {"name", "think"}, {"time", {{"distribution", "exponential"}, {"mean", think}}}},
-                     {{"type", "inference"}, {"name", "ml"}, {"model", "m"}, {"items_per_event", 1},
-                      {"items_per_request", 1}, {"preprocess", "0s"}, {"in_flight", 1}}}}};
+                     {{"type", "inference"},
+                      {"name", "ml"},
+                      {"model", "m"},
+                      {"items_per_event", 1},
+                      {"items_per_request", 1},
+                      {"preprocess", "0s"},
+                      {"in_flight", 1}}}}};
   d["simulation"]["outputs"] = {"requests"};
   return d;
 }
@@ -124,7 +129,8 @@ std::vector<double> p2c_model_shares(int clients, double think_s, const std::vec
 
 }  // namespace
 
-TEST_CASE("identical servers: least_request balances requests within 2% over 10^5, like round_robin; per_job does not" * doctest::test_suite("large")) {
+TEST_CASE("identical servers: least_request balances requests within 2% over 10^5, like round_robin; per_job does not" *
+          doctest::test_suite("large")) {
   // 16 jobs on 4 servers at about 45% load; per_job with 6 jobs puts 2, 2, 1 and 1 jobs on them.
   for (const int servers : {2, 4}) {
     const std::vector<std::string> types(static_cast<std::size_t>(servers), "FAST");
@@ -134,9 +140,10 @@ TEST_CASE("identical servers: least_request balances requests within 2% over 10^
     for (const double share : shares) CHECK(share * servers == doctest::Approx(1).epsilon(0.02));
     // round_robin is exact whatever the count: 10^4 requests suffice.
     const auto robin = test::simulate_isolated(test::parse(balancing_farm(16, 625, "8ms", types, "round_robin")));
-    for (const double share : request_shares(robin)) CHECK(share * 10000 == doctest::Approx(10000.0 / servers).epsilon(1e-6));
-    MESSAGE(servers << " servers: least_request shares " << json(shares).dump() << ", busy-time CV " << busy_time_cv(least)
-                    << "; round_robin busy-time CV " << busy_time_cv(robin));
+    for (const double share : request_shares(robin))
+      CHECK(share * 10000 == doctest::Approx(10000.0 / servers).epsilon(1e-6));
+    MESSAGE(servers << " servers: least_request shares " << json(shares).dump() << ", busy-time CV "
+                    << busy_time_cv(least) << "; round_robin busy-time CV " << busy_time_cv(robin));
   }
   const auto per_job =
       test::simulate_isolated(test::parse(balancing_farm(6, 2000, "8ms", {"FAST", "FAST", "FAST", "FAST"}, "per_job")));
@@ -146,9 +153,11 @@ TEST_CASE("identical servers: least_request balances requests within 2% over 10^
   CHECK(busy_time_cv(per_job) > 0.3);  // busy times about 2:2:1:1 (CV 1/3)
 }
 
-TEST_CASE("least_request sends fewer requests to a server 3x slower, as an independent P2C model predicts" * doctest::test_suite("large")) {
+TEST_CASE("least_request sends fewer requests to a server 3x slower, as an independent P2C model predicts" *
+          doctest::test_suite("large")) {
   // 8 jobs, mean think 4 ms, servers of 1 ms and 3 ms: random splits 50/50 whatever the speeds.
-  const auto r = test::simulate_isolated(test::parse(balancing_farm(8, 12500, "4ms", {"FAST", "SLOW"}, "least_request")));
+  const auto r =
+      test::simulate_isolated(test::parse(balancing_farm(8, 12500, "4ms", {"FAST", "SLOW"}, "least_request")));
   REQUIRE(r.requests.size() == 100000);
   const double simulated = request_shares(r)[1];
   const double model = p2c_model_shares(8, 4e-3, {1e-3, 3e-3}, 2000000, 42)[1];

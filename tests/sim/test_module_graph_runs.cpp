@@ -38,11 +38,13 @@ json model(double kernel_s) {
 }
 
 json call(const std::string& name, const std::string& model_name, bool external_work) {
-  return {{"type", "inference"}, {"name", name},          {"model", model_name},         {"items_per_event", 1},
-          {"items_per_request", 1}, {"preprocess", "0s"}, {"in_flight", 1}, {"external_work", external_work}};
+  return {{"type", "inference"},    {"name", name},       {"model", model_name}, {"items_per_event", 1},
+          {"items_per_request", 1}, {"preprocess", "0s"}, {"in_flight", 1},      {"external_work", external_work}};
 }
 
-json cpu(const std::string& name, double seconds) { return {{"type", "cpu"}, {"name", name}, {"time", std::to_string(seconds) + "s"}}; }
+json cpu(const std::string& name, double seconds) {
+  return {{"type", "cpu"}, {"name", name}, {"time", std::to_string(seconds) + "s"}};
+}
 
 // One job on a 16-core node; models m1 (kernel kKernel1) and m2 (kKernel2) on the one server.
 json scenario(const json& modules) {
@@ -117,7 +119,8 @@ TEST_CASE("a diamond A -> {B, C} -> D costs A + max(B, C) + D, on one thread") {
   const SimulationResults r = run(scenario(modules));
   REQUIRE(r.events.size() == 1);
   const EventRecord& e = r.events[0];
-  CHECK(e.time_s() == doctest::Approx(a + std::max(round_trip(kKernel1), round_trip(kKernel2)) + d_s).epsilon(kEpsilon));
+  CHECK(e.time_s() ==
+        doctest::Approx(a + std::max(round_trip(kKernel1), round_trip(kKernel2)) + d_s).epsilon(kEpsilon));
   CHECK(e.cpu_s == doctest::Approx(a + d_s).epsilon(1e-12));
   CHECK(e.inference_s == doctest::Approx(round_trip(kKernel2)).epsilon(kEpsilon));
   CHECK(e.thread_wait_s == doctest::Approx(0).epsilon(1e-12));
@@ -203,7 +206,7 @@ TEST_CASE("a call that fails the job stops the event's other calls, which are ca
     REQUIRE(r.jobs.size() == 1);
     CHECK(r.jobs[0].outcome == JobOutcome::Failed);
     CHECK(r.jobs[0].end_s == doctest::Approx(0.005).epsilon(1e-9));
-    CHECK(r.requests_failed_deadline == streams);        // each stream's b
-    CHECK(r.requests_failed_cancelled == streams);       // each stream's c, still in flight
+    CHECK(r.requests_failed_deadline == streams);   // each stream's b
+    CHECK(r.requests_failed_cancelled == streams);  // each stream's c, still in flight
   }
 }

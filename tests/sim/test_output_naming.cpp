@@ -32,7 +32,8 @@ std::string first_line(const std::string& path) {
 TEST_CASE("outputs name the accelerators as the scenario does, with the same numbers") {
   json gpu_document = test::base_scenario();
   gpu_document["workload"]["events_per_job"] = 20;
-  const Scenario gpu_named = test::parse(gpu_document), device_named = test::parse(test::with_device_names(gpu_document));
+  const Scenario gpu_named = test::parse(gpu_document),
+                 device_named = test::parse(test::with_device_names(gpu_document));
   SimulationResults a = test::simulate_isolated(gpu_named), b = test::simulate_isolated(device_named);
   const Summary sa = summarize(a), sb = summarize(b);
   const json ja = summary_to_json(sa), jb = summary_to_json(sb);
@@ -55,7 +56,8 @@ TEST_CASE("outputs name the accelerators as the scenario does, with the same num
   CHECK(format_summary(sa, batch).find("GPU utilisation") != std::string::npos);
 
   write_batches_csv("device_naming_batches.csv", b);
-  CHECK(first_line("device_naming_batches.csv") == "batch,server,model,instance,device,requests,items,start_s,end_s,kernel_s");
+  CHECK(first_line("device_naming_batches.csv") ==
+        "batch,server,model,instance,device,requests,items,start_s,end_s,kernel_s");
   write_events_csv("device_naming_events.csv", b);
   CHECK(first_line("device_naming_events.csv").find(",queue_s,device_s,requests,") != std::string::npos);
   std::remove("device_naming_batches.csv");

@@ -41,9 +41,9 @@ LevelResult run_level(const json& document, std::size_t level = 0) {
 
 TEST_CASE("perf, one client: latency = send + upload + tau(b) + download + recv; throughput = b / latency") {
   const int b = 10;
-  const json load = {{"model", "m"},          {"batch_size", b},           {"concurrency", {1}},
-                     {"warmup", "1s"},        {"measurement_interval", "2s"}, {"windows", 3},
-                     {"client_send", "20us"}, {"client_recv", "10us"}};
+  const json load = {
+      {"model", "m"}, {"batch_size", b},       {"concurrency", {1}},   {"warmup", "1s"}, {"measurement_interval", "2s"},
+      {"windows", 3}, {"client_send", "20us"}, {"client_recv", "10us"}};
   const LevelResult r = run_level(test::perf_scenario(load));
   const double tau = 1e-3 + 10e-6 * b;
   const double up = kOneWayLatency + b * 4000.0 / kBottleneck;
@@ -63,11 +63,8 @@ TEST_CASE("perf, one client: latency = send + upload + tau(b) + download + recv;
 }
 
 TEST_CASE("perf, concurrency 8 on a saturated instance: throughput 1/tau and, by Little's law, latency 8 tau") {
-  json d = test::perf_scenario({{"model", "m"},
-                          {"concurrency", {8}},
-                          {"warmup", "2s"},
-                          {"measurement_interval", "5s"},
-                          {"windows", 3}});
+  json d = test::perf_scenario(
+      {{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "5s"}, {"windows", 3}});
   d["models"]["m"]["kernel_latency"]["intercept"] = "20ms";  // far longer than the 2.3 ms round trip
   const LevelResult r = run_level(d);
   const double tau = 20e-3 + 10e-6;
@@ -80,11 +77,11 @@ TEST_CASE("perf, Poisson request rate on max_batch_size 1: Server Queue is M/D/1
   const double tau = 1e-3 + 10e-6;  // batch 1
   const double rho = 0.6;
   json d = test::perf_scenario({{"model", "m"},
-                          {"request_rate", {rho / tau}},
-                          {"request_distribution", "poisson"},
-                          {"warmup", "5s"},
-                          {"measurement_interval", "100s"},
-                          {"windows", 2}});
+                                {"request_rate", {rho / tau}},
+                                {"request_distribution", "poisson"},
+                                {"warmup", "5s"},
+                                {"measurement_interval", "100s"},
+                                {"windows", 2}});
   d["models"]["m"]["max_batch_size"] = 1;
   const LevelResult r = run_level(d);
   const double expected_wait = rho * tau / (2 * (1 - rho));  // Pollaczek-Khinchine, deterministic service
@@ -98,11 +95,11 @@ namespace {
 // batcher (no delay, preferred sizes defaulting to max_batch_size).
 double inferences_per_s(int clients, int batch_size, int max_batch_size, bool dynamic_batching) {
   json d = test::perf_scenario({{"model", "m"},
-                          {"batch_size", batch_size},
-                          {"concurrency", {clients}},
-                          {"warmup", "1s"},
-                          {"measurement_interval", "4s"},
-                          {"windows", 1}});
+                                {"batch_size", batch_size},
+                                {"concurrency", {clients}},
+                                {"warmup", "1s"},
+                                {"measurement_interval", "4s"},
+                                {"windows", 1}});
   d["platform"]["site_uplink"]["bandwidth"] = "100Gbps";  // the GPU, not the uplink, is the bottleneck
   d["platform"]["wan"]["bandwidth"] = "100Gbps";
   d["models"]["m"]["max_batch_size"] = max_batch_size;
@@ -137,11 +134,11 @@ TEST_CASE("perf, a request-rate level of 400,000 requests at utilisation 0.5 run
   const double rate = rho / tau;
   const double window_s = 200;
   json d = test::perf_scenario({{"model", "m"},
-                          {"request_rate", {rate}},
-                          {"request_distribution", "poisson"},
-                          {"warmup", "10s"},
-                          {"measurement_interval", std::to_string(window_s) + "s"},
-                          {"windows", 4}});
+                                {"request_rate", {rate}},
+                                {"request_distribution", "poisson"},
+                                {"warmup", "10s"},
+                                {"measurement_interval", std::to_string(window_s) + "s"},
+                                {"windows", 4}});
   d["models"]["m"]["max_batch_size"] = 1;
   REQUIRE(rate * (10 + 4 * window_s) > 400'000);
   const LevelResult r = run_level(d);
@@ -154,7 +151,8 @@ TEST_CASE("perf, a request-rate level of 400,000 requests at utilisation 0.5 run
 TEST_CASE("perf, a request rate the server cannot keep up with stops at the cap on requests in flight, with an error") {
   // 20,000 requests/s against one instance that serves 1 / 1.01 ms ~ 990/s: the backlog grows by
   // ~19,000/s, so the cap of limits::kMaxPerfRequestsInFlight is reached after ~1.3 s.
-  json d = test::perf_scenario({{"model", "m"}, {"request_rate", {20000}}, {"measurement_interval", "10s"}, {"windows", 1}});
+  json d =
+      test::perf_scenario({{"model", "m"}, {"request_rate", {20000}}, {"measurement_interval", "10s"}, {"windows", 1}});
   d["models"]["m"]["max_batch_size"] = 1;
   const Scenario scenario = test::parse(d);
   CHECK(perf_requests_in_flight_cap(scenario) == limits::kMaxPerfRequestsInFlight);
@@ -179,11 +177,11 @@ TEST_CASE("perf, Poisson request rate with a lognormal kernel spread: Server Que
   const double tau = 1e-3 + 10e-6;
   const double rho = 0.5, cv = 1.0;
   json d = test::perf_scenario({{"model", "m"},
-                          {"request_rate", {rho / tau}},
-                          {"request_distribution", "poisson"},
-                          {"warmup", "5s"},
-                          {"measurement_interval", "200s"},
-                          {"windows", 1}});
+                                {"request_rate", {rho / tau}},
+                                {"request_distribution", "poisson"},
+                                {"warmup", "5s"},
+                                {"measurement_interval", "200s"},
+                                {"windows", 1}});
   d["models"]["m"]["max_batch_size"] = 1;
   d["models"]["m"]["kernel_latency"]["spread"] = {{"distribution", "lognormal"}, {"cv", cv}};
   const LevelResult r = run_level(d);
@@ -200,7 +198,8 @@ TEST_CASE("perf, two instances sharing one GPU: saturated throughput 2 / (tau (1
   // tau (2 - f). f = 0 is time-sharing, as SimGrid computes it without the key.
   const double tau = 20e-3 + 10e-6;  // far longer than the 2.3 ms round trip: both instances stay busy
   auto throughput = [&](std::optional<double> overlap) {
-    json d = test::perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
+    json d = test::perf_scenario(
+        {{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
     d["models"]["m"]["kernel_latency"]["intercept"] = "20ms";
     d["models"]["m"]["max_batch_size"] = 1;
     d["models"]["m"]["instances_per_gpu"] = 2;
@@ -222,7 +221,8 @@ TEST_CASE("perf, two instances sharing one GPU by occupancy: time-sharing at u =
   // tau(B) = intercept + per_item B.
   auto throughput = [&](const char* intercept, const char* per_item, int max_batch, bool by_occupancy,
                         double interference = 0) {
-    json d = test::perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
+    json d = test::perf_scenario(
+        {{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
     d["models"]["m"]["kernel_latency"] = {{"type", "affine"}, {"intercept", intercept}, {"per_item", per_item}};
     d["models"]["m"]["max_batch_size"] = max_batch;
     d["models"]["m"]["instances_per_gpu"] = 2;
@@ -244,7 +244,8 @@ TEST_CASE("perf, two instances sharing one GPU by occupancy: time-sharing at u =
 }
 
 TEST_CASE("perf, client_send and client_recv as distributions: their columns are the distributions' means") {
-  json d = test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"warmup", "1s"}, {"measurement_interval", "20s"}, {"windows", 1}});
+  json d = test::perf_scenario(
+      {{"model", "m"}, {"concurrency", {1}}, {"warmup", "1s"}, {"measurement_interval", "20s"}, {"windows", 1}});
   d["perf_analyzer"]["client_send"] = {{"distribution", "exponential"}, {"mean", "2ms"}};
   d["perf_analyzer"]["client_recv"] = {{"distribution", "normal"}, {"mean", "1ms"}, {"stddev", "0.1ms"}};
   const LevelResult r = run_level(d);

@@ -78,9 +78,14 @@ std::vector<PerfRow> run_recorded(const json& document, const std::string& direc
 
 TEST_CASE("perf records, one client: every request and batch on its closed-form dates, levels in order") {
   const int b = 10;
-  const json load = {{"model", "m"},          {"batch_size", b},              {"concurrency", {1, 2}},
-                     {"warmup", "1s"},        {"measurement_interval", "2s"}, {"windows", 3},
-                     {"client_send", "20us"}, {"client_recv", "10us"}};
+  const json load = {{"model", "m"},
+                     {"batch_size", b},
+                     {"concurrency", {1, 2}},
+                     {"warmup", "1s"},
+                     {"measurement_interval", "2s"},
+                     {"windows", 3},
+                     {"client_send", "20us"},
+                     {"client_recv", "10us"}};
   const std::string dir = (std::filesystem::temp_directory_path() / "sonicsim-perf-records").string();
   run_recorded(test::perf_scenario(load), dir);
   // No part file is left once joined.

@@ -41,7 +41,7 @@ TEST_CASE("a batch system's failed, resubmitted job: its slot's record, then a s
   ledger.slot_released(0, 10.0, /*failed=*/true, /*resubmitted=*/true);
   ledger.submitted(0, 10.0);
   CHECK(ledger.queued() == 2);
-  ledger.event_done(0);  // counted on the job's current run, the resubmission
+  ledger.event_done(0);          // counted on the job's current run, the resubmission
   CHECK(ledger.running() == 0);  // no run_began: the slots alone run nothing
 
   SimulationResults results;

@@ -23,7 +23,7 @@ constexpr double kTimeEpsilon = 1e-8;
 
 // The base scenario's route: worker NIC 10 us + site uplink 100 us + WAN 1 ms + server NIC 10 us.
 constexpr double kRouteLatency = 10e-6 + 100e-6 + 1e-3 + 10e-6;
-constexpr double kBottleneck = 1e9 / 8;  // the 1 Gbps site uplink, bytes/s
+constexpr double kBottleneck = 1e9 / 8;                 // the 1 Gbps site uplink, bytes/s
 double tau(int items) { return 1e-3 + 10e-6 * items; }  // the base model's kernel latency
 
 json fast_platform(json d, int nodes) {
@@ -173,7 +173,8 @@ TEST_CASE("two instances on one GPU time-share it: concurrent kernels each take 
   const auto r = test::simulate_isolated(test::parse(d));
   REQUIRE(r.batches.size() == 2);
   CHECK(r.batches[0].instance != r.batches[1].instance);
-  for (const BatchRecord& b : r.batches) CHECK(b.end_s - b.start_s == doctest::Approx(2 * tau(100)).epsilon(kTimeEpsilon));
+  for (const BatchRecord& b : r.batches)
+    CHECK(b.end_s - b.start_s == doctest::Approx(2 * tau(100)).epsilon(kTimeEpsilon));
   CHECK(r.gpus.at(0).busy_s == doctest::Approx(2 * tau(100)).epsilon(kTimeEpsilon));
 }
 
@@ -322,6 +323,6 @@ TEST_CASE("a simulation that deadlocks is an error naming the scenario, not a re
   // between hosts; bypassing it gives a run in which every job waits forever.
   Scenario s = test::parse(test::base_scenario());
   s.models.at(0).input_bytes_per_item = 0;
-  CHECK_THROWS_WITH_AS(test::simulate_isolated(s), doctest::Contains("test.json: /: the simulation cannot go on at t = "),
-                       InputError);
+  CHECK_THROWS_WITH_AS(test::simulate_isolated(s),
+                       doctest::Contains("test.json: /: the simulation cannot go on at t = "), InputError);
 }

@@ -34,11 +34,13 @@ double coverage(json document, double truth, int seeds, double* mean_relative_ha
 
 }  // namespace
 
-TEST_CASE("coverage, independent events: one job of exponential CPU times of mean 2 s holds the mean 90-99% of the time") {
+TEST_CASE(
+    "coverage, independent events: one job of exponential CPU times of mean 2 s holds the mean 90-99% of the time") {
   json d = test::base_scenario();
   d["platform"]["servers"] = json::array();
   d["workload"]["events_per_job"] = 400;
-  d["workload"]["modules"] = json::array({{{"type", "cpu"}, {"name", "reco"}, {"time", {{"distribution", "exponential"}, {"mean", "2s"}}}}});
+  d["workload"]["modules"] =
+      json::array({{{"type", "cpu"}, {"name", "reco"}, {"time", {{"distribution", "exponential"}, {"mean", "2s"}}}}});
   double width = 0;
   const double covered = coverage(d, 2.0, 100, &width);
   MESSAGE("exponential CPU times: the 95% interval holds the mean in " << 100 * covered << "% of 100 seeds (mean ±"
@@ -47,7 +49,8 @@ TEST_CASE("coverage, independent events: one job of exponential CPU times of mea
   CHECK(covered <= 0.99);
 }
 
-TEST_CASE("coverage, M/D/1: Poisson jobs of one request each on one unbatched GPU hold the P-K mean 90-99% of the time") {
+TEST_CASE(
+    "coverage, M/D/1: Poisson jobs of one request each on one unbatched GPU hold the P-K mean 90-99% of the time") {
   // Jobs arrive as a Poisson process (rate 30/s); each sends one request of 1 B to a model without
   // batching whose kernel takes D = 10 ms: the GPU is an M/D/1 queue at rho = 0.3. The per-event
   // time is the Pollaczek-Khinchine wait rho D / (2 (1 - rho)) + D + the route's one-way latency
@@ -56,18 +59,26 @@ TEST_CASE("coverage, M/D/1: Poisson jobs of one request each on one unbatched GP
   const double truth = rho * D / (2 * (1 - rho)) + D + 2 * (one_way + 8 / 1e9);
   json d = test::base_scenario();
   d["platform"]["worker_pools"][0]["cores_per_node"] = 1000;
-  d["models"]["m"] = {{"input_bytes_per_item", "1B"}, {"output_bytes_per_item", "1B"}, {"max_batch_size", 1},
-                      {"instances_per_gpu", 1}, {"kernel_latency", {{"type", "affine"}, {"intercept", "10ms"}, {"per_item", "0s"}}}};
+  d["models"]["m"] = {{"input_bytes_per_item", "1B"},
+                      {"output_bytes_per_item", "1B"},
+                      {"max_batch_size", 1},
+                      {"instances_per_gpu", 1},
+                      {"kernel_latency", {{"type", "affine"}, {"intercept", "10ms"}, {"per_item", "0s"}}}};
   d["workload"] = {{"jobs", 4000},
                    {"events_per_job", 1},
                    {"submit", {{"pattern", "poisson"}, {"mean_interval", std::to_string(1 / lambda) + "s"}}},
-                   {"modules", json::array({{{"type", "inference"}, {"name", "ml"}, {"model", "m"}, {"items_per_event", 1},
-                                             {"items_per_request", 1}, {"preprocess", "0s"}, {"in_flight", 1}}})}};
+                   {"modules", json::array({{{"type", "inference"},
+                                             {"name", "ml"},
+                                             {"model", "m"},
+                                             {"items_per_event", 1},
+                                             {"items_per_request", 1},
+                                             {"preprocess", "0s"},
+                                             {"in_flight", 1}}})}};
   d["simulation"]["outputs"] = json::array();
   double width = 0;
   const double covered = coverage(d, truth, 200, &width);
   MESSAGE("M/D/1 at rho 0.3: the 95% interval holds the P-K mean " << truth << " s in " << 100 * covered
-                                                                    << "% of 100 seeds (mean ±" << 100 * width << "%)");
+                                                                   << "% of 100 seeds (mean ±" << 100 * width << "%)");
   CHECK(covered >= 0.90);
   CHECK(covered <= 0.99);
 }
@@ -78,7 +89,8 @@ TEST_CASE("the stopping rule ends a run once its mean is that precise, or at its
   json d = test::base_scenario();
   d["platform"]["servers"] = json::array();
   d["workload"]["events_per_job"] = 100000;
-  d["workload"]["modules"] = json::array({{{"type", "cpu"}, {"name", "reco"}, {"time", {{"distribution", "exponential"}, {"mean", "2s"}}}}});
+  d["workload"]["modules"] =
+      json::array({{{"type", "cpu"}, {"name", "reco"}, {"time", {{"distribution", "exponential"}, {"mean", "2s"}}}}});
   d["simulation"]["outputs"] = json::array();
   d["simulation"]["stop_at_precision"] = {{"relative_half_width", "2%"}};
   const SimulationResults r = test::simulate_isolated(test::parse(d));
@@ -111,11 +123,13 @@ json waves_farm(int cores, int jobs, int per_wave, const std::string& period, in
   json d = test::base_scenario();
   d["platform"]["servers"] = json::array();
   d["platform"]["worker_pools"][0]["cores_per_node"] = cores;
-  d["workload"] = {{"jobs", jobs},
-                   {"events_per_job", events},
-                   {"submit", {{"pattern", "waves"}, {"jobs_per_wave", per_wave}, {"period", period}}},
-                   {"modules", json::array({{{"type", "cpu"}, {"name", "reco"},
-                                             {"time", {{"distribution", "exponential"}, {"mean", "1s"}}}}})}};
+  d["workload"] = {
+      {"jobs", jobs},
+      {"events_per_job", events},
+      {"submit", {{"pattern", "waves"}, {"jobs_per_wave", per_wave}, {"period", period}}},
+      {"modules",
+       json::array(
+           {{{"type", "cpu"}, {"name", "reco"}, {"time", {{"distribution", "exponential"}, {"mean", "1s"}}}}})}};
   d["simulation"]["outputs"] = json::array();
   d["simulation"]["stop_at_precision"] = {{"relative_half_width", "2%"}};
   return d;
@@ -129,8 +143,8 @@ TEST_CASE("the stopping rule measures waves over whole cycles, once the first wa
   // hold at 100 until the last wave's cycle ends (t = 2000 s). The cycles of 100 s that repeat the
   // load are [1000, 2000): an interval needs ten of them (for MSER to cut a transient), and ±2% of
   // 1 s needs about 10,000 events, which they hold, so the run stops at t = 2000 s, never inside a
-  // cycle, and its estimate is the mean of the events that completed in the cycles MSER kept. (Before load cycles, the rule stopped at 1900 x 1.25 s; before it
-  // waited for the load, at t = 1000 s.)
+  // cycle, and its estimate is the mean of the events that completed in the cycles MSER kept. (Before load cycles, the
+  // rule stopped at 1900 x 1.25 s; before it waited for the load, at t = 1000 s.)
   const SimulationResults r = test::simulate_isolated(test::parse(waves_farm(100, 200, 10, "100s", 1000)));
   REQUIRE(r.precision_stop);
   CHECK(r.precision_stop->load_from_s == doctest::Approx(1900));

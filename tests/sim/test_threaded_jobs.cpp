@@ -71,7 +71,8 @@ struct SteadyState {
 SteadyState steady_state(int threads, int streams, double kernel_s, bool external_work) {
   const int n = 24 * streams;
   const auto run = [&](int events) {
-    const SimulationResults r = test::simulate_isolated(test::parse(threaded_job(threads, streams, kernel_s, external_work, events)));
+    const SimulationResults r =
+        test::simulate_isolated(test::parse(threaded_job(threads, streams, kernel_s, external_work, events)));
     REQUIRE(r.jobs.size() == 1);
     REQUIRE(r.jobs[0].events == events);
     // Every event's CPU, and nothing else, kept a thread busy.
@@ -172,7 +173,8 @@ TEST_CASE("S streams on T threads with ExternalWork: rate = min(T / t_cpu, S / (
                          Point{2, 8, 0.3}, Point{3, 5, 0.05}, Point{2, 7, 0.13}, Point{4, 16, 0.9}}) {
     const double latency = call_latency(p.kernel_s);
     const double expected = external_work_rate(p.threads, p.streams, latency);
-    INFO(p.threads << " threads, " << p.streams << " streams, L = " << latency << " s: expected " << expected << " events/s");
+    INFO(p.threads << " threads, " << p.streams << " streams, L = " << latency << " s: expected " << expected
+                   << " events/s");
     const SteadyState measured = steady_state(p.threads, p.streams, p.kernel_s, true);
     CHECK(measured.events_per_s == doctest::Approx(expected).epsilon(kEpsilon));
     CHECK(measured.cpu_efficiency == doctest::Approx(expected * kCpu / p.threads).epsilon(kEpsilon));

@@ -30,7 +30,7 @@ struct Dispatch {
 struct Outcome {
   std::vector<Dispatch> batches;
   std::vector<std::pair<double, std::int64_t>> timed_out;  // (time, request id)
-  std::vector<std::int64_t> refused;                        // queue full at submit
+  std::vector<std::int64_t> refused;                       // queue full at submit
 
   std::vector<int> sizes() const {
     std::vector<int> out;
@@ -83,9 +83,10 @@ inline Outcome drive(triton::DynamicBatcher& batcher, int instances, const std::
   return out;
 }
 
-inline Outcome drive(triton::DynamicBatcher& batcher, int instances, double exec_s, const std::vector<Arrival>& arrivals,
-                     double until_s) {
-  return drive(batcher, instances, [exec_s](int) { return exec_s; }, arrivals, until_s);
+inline Outcome drive(triton::DynamicBatcher& batcher, int instances, double exec_s,
+                     const std::vector<Arrival>& arrivals, double until_s) {
+  return drive(
+      batcher, instances, [exec_s](int) { return exec_s; }, arrivals, until_s);
 }
 
 // Requests of these units, all at time `at`.

@@ -12,7 +12,9 @@ NLOHMANN_JSON_NAMESPACE_BEGIN
 template <typename T>
 struct adl_serializer<std::optional<T>> {
   static void to_json(json& j, const std::optional<T>& x) { j = x ? json(*x) : json(nullptr); }
-  static void from_json(const json& j, std::optional<T>& x) { x = j.is_null() ? std::nullopt : std::optional<T>(j.get<T>()); }
+  static void from_json(const json& j, std::optional<T>& x) {
+    x = j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
+  }
 };
 NLOHMANN_JSON_NAMESPACE_END
 
@@ -42,37 +44,34 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonBatchStats, compute_input, compute_infe
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonPromSeries, request_success, inference_count, exec_count, request_duration_us,
                                    queue_duration_us, compute_input_duration_us, compute_infer_duration_us,
                                    compute_output_duration_us)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonModelStats, server, model, inference_count, execution_count,
-                                   last_inference_s, success, fail, queue, compute_input, compute_infer,
-                                   compute_output, batch_stats, series, failure_rejected, pending)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TritonModelStats, server, model, inference_count, execution_count, last_inference_s,
+                                   success, fail, queue, compute_input, compute_infer, compute_output, batch_stats,
+                                   series, failure_rejected, pending)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EventRecord, job, event, start_s, end_s, cpu_s, preprocess_s, fallback_s,
                                    inference_s, network_s, frontend_s, queue_s, gpu_s, requests, rejected_requests,
                                    stream, thread_wait_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RequestRecord, id, job, event, module, model, server, items, input_bytes,
                                    output_bytes, sent_s, arrived_s, enqueued_s, exec_start_s, exec_end_s, responded_s,
-                                   received_s, batch,
-                                   status, reject_reason, failure, attempt, retried)
+                                   received_s, batch, status, reject_reason, failure, attempt, retried)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BatchRecord, id, server, model, instance, gpu, requests, units, start_s, end_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuRecord, server, gpu, busy_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LinkRecord, name, bandwidth_Bps, bytes, shared)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimeseriesRow, t_s, pending, starting, ready, draining, desired, metric,
                                    requests_per_s, queue_ms, gpu_utilization, jobs_running, jobs_queued, jobs_gated)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AutoscalingTotals, gpu_seconds, ready_replica_seconds, serving_gpu_seconds, max_ready, pods_created,
-                                   pods_ready, pods_deleted, requests_refused_draining, requests_killed,
-                                   threshold)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AutoscalingTotals, gpu_seconds, ready_replica_seconds, serving_gpu_seconds,
+                                   max_ready, pods_created, pods_ready, pods_deleted, requests_refused_draining,
+                                   requests_killed, threshold)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CycleStop, cycle_s, repeats_from_s, repeats_until_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PrecisionStop, relative_half_width, checks, reached, load_from_s, drained, cycles)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, scenario, seed, latency_quantile, device_naming, concurrent_jobs, warmup_s, end_s, server_names, model_names,
-                                   module_names, events, requests, batches, gpus, busy_bin_s, busy_bins_s, links, requests_sent,
-                                   requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
-                                   batch_units_executed, events_incomplete, precision_stop, triton, batch_system, threaded,
-                                   threads, streams, jobs, worker_names, worker_cores, failures_possible, requests_failed_unavailable,
-                                   requests_failed_deadline, requests_failed_cancelled, requests_retried,
-                                   requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s,
-                                   server_failures, server_restarts, gated, gate_checks, jobs_gated,
-                                   gate_checks_without_metric, gate_threshold_ms, events_on_gate_fallback, connection_limited,
-                                   connections, connections_refused, scraped, timeseries,
-                                   autoscaling, fixed_gpu_seconds, job_core_seconds, currency, cpu_core_hour_price,
-                                   gpu_hour_price, network_fast_path)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(
+    SimulationResults, scenario, seed, latency_quantile, device_naming, concurrent_jobs, warmup_s, end_s, server_names,
+    model_names, module_names, events, requests, batches, gpus, busy_bin_s, busy_bins_s, links, requests_sent,
+    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed, batch_units_executed,
+    events_incomplete, precision_stop, triton, batch_system, threaded, threads, streams, jobs, worker_names,
+    worker_cores, failures_possible, requests_failed_unavailable, requests_failed_deadline, requests_failed_cancelled,
+    requests_retried, requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s, server_failures,
+    server_restarts, gated, gate_checks, jobs_gated, gate_checks_without_metric, gate_threshold_ms,
+    events_on_gate_fallback, connection_limited, connections, connections_refused, scraped, timeseries, autoscaling,
+    fixed_gpu_seconds, job_core_seconds, currency, cpu_core_hour_price, gpu_hour_price, network_fast_path)
 
 }  // namespace sonicsim

@@ -9,7 +9,8 @@
 
 namespace sonicsim::test {
 
-inline const validation::ValidationRow& row_with_id(const std::vector<validation::ValidationRow>& rows, const std::string& id) {
+inline const validation::ValidationRow& row_with_id(const std::vector<validation::ValidationRow>& rows,
+                                                    const std::string& id) {
   for (const auto& r : rows)
     if (r.id == id) return r;
   FAIL("no row " << id);

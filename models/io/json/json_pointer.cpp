@@ -81,8 +81,9 @@ void apply_override(json& document, const std::string& pointer, const std::strin
   } else if (node->is_array()) {
     const auto index = last == "-" ? std::optional(node->size()) : array_index(last);
     if (!index || *index > node->size())
-      throw InputError(file, pointer, "expected an index of the array (0 to " + std::to_string(node->size()) +
-                                          ", or \"-\" to append), got \"" + last + "\"");
+      throw InputError(file, pointer,
+                       "expected an index of the array (0 to " + std::to_string(node->size()) +
+                           ", or \"-\" to append), got \"" + last + "\"");
     if (*index == node->size())
       node->push_back(std::move(value));
     else

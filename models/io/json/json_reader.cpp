@@ -81,7 +81,8 @@ class CheckedDomParser {
   bool start_array(std::size_t n) { return open(true) && dom_.start_array(n); }
   bool key(json::string_t& name) {
     if (!position_.key(name))
-      throw InputError(file_, position_.pointer(), "duplicate key \"" + name + "\" (each key may appear once in an object)");
+      throw InputError(file_, position_.pointer(),
+                       "duplicate key \"" + name + "\" (each key may appear once in an object)");
     return dom_.key(name);
   }
   bool end_object() {
@@ -103,7 +104,8 @@ class CheckedDomParser {
   }
   bool open(bool array) {
     if (position_.depth() >= static_cast<std::size_t>(kMaxJsonDepth))
-      throw InputError(file_, position_.pointer(), "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+      throw InputError(file_, position_.pointer(),
+                       "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
     position_.open(array);
     return true;
   }
@@ -163,7 +165,8 @@ void JsonNode::allow_only(const std::string_view* begin, const std::string_view*
     for (const auto* allowed = begin; allowed != end; ++allowed) known = known || *allowed == key;
     if (!known) {
       std::string list;
-      for (const auto* allowed = begin; allowed != end; ++allowed) list += (list.empty() ? "" : ", ") + std::string(*allowed);
+      for (const auto* allowed = begin; allowed != end; ++allowed)
+        list += (list.empty() ? "" : ", ") + std::string(*allowed);
       throw InputError(file_, child_pointer(key), "unknown key \"" + key + "\" (allowed here: " + list + ")");
     }
   }
@@ -239,8 +242,7 @@ double JsonNode::number_positive() const {
 }
 
 std::int64_t JsonNode::integer_at_least(std::int64_t min) const {
-  if (!value_->is_number_integer())
-    fail(std::string("expected an integer, got ") + type_name() + " " + shown(*value_));
+  if (!value_->is_number_integer()) fail(std::string("expected an integer, got ") + type_name() + " " + shown(*value_));
   const std::int64_t x = value_->get<std::int64_t>();
   if (x < min) fail("expected an integer >= " + std::to_string(min) + ", got " + shown(*value_));
   return x;
@@ -248,7 +250,8 @@ std::int64_t JsonNode::integer_at_least(std::int64_t min) const {
 
 double JsonNode::number_in(double min, double max) const {
   const double x = number();
-  if (!(x >= min && x <= max)) fail("expected a number from " + shown(min) + " to " + shown(max) + ", got " + shown(*value_));
+  if (!(x >= min && x <= max))
+    fail("expected a number from " + shown(min) + " to " + shown(max) + ", got " + shown(*value_));
   return x;
 }
 
@@ -265,7 +268,8 @@ int JsonNode::int_at_least(int min) const {
 
 int JsonNode::int_in(int min, int max) const {
   const std::int64_t x = integer_at_least(min);
-  if (x > max) fail("expected an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", got " + shown(*value_));
+  if (x > max)
+    fail("expected an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", got " + shown(*value_));
   return static_cast<int>(x);
 }
 

@@ -95,7 +95,8 @@ auto JsonNode::choice(const Table& table, std::string_view what) const {
   const std::string text = string();
   for (const auto& entry : table)
     if (name_of(entry) == text) return value_of(entry);
-  fail("expected " + choice_list(table) + (what.empty() ? "" : " (" + std::string(what) + ")") + ", got \"" + text + "\"");
+  fail("expected " + choice_list(table) + (what.empty() ? "" : " (" + std::string(what) + ")") + ", got \"" + text +
+       "\"");
 }
 
 }  // namespace sonicsim

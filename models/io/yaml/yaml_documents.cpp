@@ -31,7 +31,9 @@ class DocumentStarts : public YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
-bool same_place(const YAML::Mark& a, const YAML::Mark& b) { return a.pos == b.pos && a.line == b.line && a.column == b.column; }
+bool same_place(const YAML::Mark& a, const YAML::Mark& b) {
+  return a.pos == b.pos && a.line == b.line && a.column == b.column;
+}
 
 }  // namespace
 

@@ -41,7 +41,10 @@ bool one_of(std::string_view text, std::initializer_list<std::string_view> names
 bool all_digits(std::string_view text, int base) {
   if (text.empty()) return false;
   for (char c : text) {
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : 99;
     if (d >= base) return false;
   }
   return true;
@@ -57,10 +60,14 @@ std::optional<json> go_integer(std::string_view text) {
     text.remove_prefix(1);
   }
   int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) base = 16;
-  else if (text.size() > 2 && text[0] == '0' && (text[1] == 'o' || text[1] == 'O')) base = 8;
-  else if (text.size() > 2 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B')) base = 2;
-  if (base != 10) text.remove_prefix(2);
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    base = 16;
+  else if (text.size() > 2 && text[0] == '0' && (text[1] == 'o' || text[1] == 'O'))
+    base = 8;
+  else if (text.size() > 2 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B'))
+    base = 2;
+  if (base != 10)
+    text.remove_prefix(2);
   else if (text.size() > 1 && text[0] == '0') {
     base = 8;
     text.remove_prefix(1);
@@ -121,7 +128,8 @@ class Converter {
         check_collection_tag(node, pointer, "seq");
         json out = json::array();
         std::size_t i = 0;
-        for (const YAML::Node& element : node) out.push_back(convert(element, pointer + "/" + std::to_string(i++), depth + 1));
+        for (const YAML::Node& element : node)
+          out.push_back(convert(element, pointer + "/" + std::to_string(i++), depth + 1));
         return out;
       }
       case YAML::NodeType::Scalar: return scalar(node, pointer);
@@ -141,7 +149,8 @@ class Converter {
   }
 
   std::string key_of(const YAML::Node& key, const std::string& pointer) const {
-    if (!key.IsScalar()) fail(pointer, "expected a plain key, got a " + std::string(key.IsNull() ? "null" : "map or list") + " as a key");
+    if (!key.IsScalar())
+      fail(pointer, "expected a plain key, got a " + std::string(key.IsNull() ? "null" : "map or list") + " as a key");
     const std::string& text = key.Scalar();
     if (!valid_utf8(text)) fail(pointer, "expected UTF-8 text as a key, got \"" + text + "\"");
     return text;
@@ -151,10 +160,12 @@ class Converter {
   // document order; of a list of maps, the first wins.
   void merge(const YAML::Node& value, json& out, const std::string& pointer, int depth) {
     std::vector<YAML::Node> maps;
-    if (value.IsMap()) maps.push_back(value);
+    if (value.IsMap())
+      maps.push_back(value);
     else if (value.IsSequence())
       for (std::size_t i = value.size(); i-- > 0;) maps.push_back(value[i]);
-    else fail(pointer, "expected a map or a list of maps to merge (<<)");
+    else
+      fail(pointer, "expected a map or a list of maps to merge (<<)");
     for (const YAML::Node& m : maps) {
       if (!m.IsMap()) fail(pointer, "expected a map or a list of maps to merge (<<)");
       const json merged = map(m, pointer, depth);
@@ -203,7 +214,8 @@ class Converter {
     if (one_of(in, {"", "~", "null", "Null", "NULL"})) return nullptr;
     if (one_of(in, {"true", "True", "TRUE", "y", "Y", "yes", "Yes", "YES", "on", "On", "ON"})) return true;
     if (one_of(in, {"false", "False", "FALSE", "n", "N", "no", "No", "NO", "off", "Off", "OFF"})) return false;
-    if (one_of(in, {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"}))
+    if (one_of(in,
+               {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"}))
       fail(pointer, "expected a finite number, got " + in + " (sonicsim reads no NaN or infinite value)");
     const char first = in[0];
     const bool numeric_hint = first == '+' || first == '-' || (first >= '0' && first <= '9');
@@ -253,11 +265,13 @@ void check_text(std::string_view text, const std::string& file) {
     for (std::size_t i = 0; i < row.size() && i < bad; ++i) {
       const auto c = static_cast<unsigned char>(row[i]);
       if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F)
-        throw InputError(file, line_column(line, i), printf_string("expected text, got the control character \\x%02X", c));
+        throw InputError(file, line_column(line, i),
+                         printf_string("expected text, got the control character \\x%02X", c));
     }
     if (bad != std::string_view::npos)
-      throw InputError(file, line_column(line, bad),
-                       printf_string("expected UTF-8 text, got the byte \\x%02X", static_cast<unsigned char>(row[bad])));
+      throw InputError(
+          file, line_column(line, bad),
+          printf_string("expected UTF-8 text, got the byte \\x%02X", static_cast<unsigned char>(row[bad])));
     start = end + 1;
     ++line;
   }
@@ -274,7 +288,8 @@ void check_text(std::string_view text, const std::string& file) {
     const std::size_t indent = row.find_first_not_of(" \t");
     const std::size_t tab = row.substr(0, indent).find('\t');
     if (tab != std::string_view::npos)
-      throw InputError(file, line_column(line, tab), "invalid YAML: a tab in the indentation (YAML indents with spaces only)");
+      throw InputError(file, line_column(line, tab),
+                       "invalid YAML: a tab in the indentation (YAML indents with spaces only)");
   }
   throw InputError(file, line_column(error_line, static_cast<std::size_t>(mark.column)), "invalid YAML: " + message);
 }
@@ -297,8 +312,9 @@ json parse_yaml_text(const std::string& text, const std::string& file) {
   }
   if (documents == 0) return nullptr;
   if (documents > 1)
-    throw InputError(file, "", "expected one YAML document, got " + std::to_string(documents) +
-                                   " (a values file is one map of values)");
+    throw InputError(
+        file, "",
+        "expected one YAML document, got " + std::to_string(documents) + " (a values file is one map of values)");
   return Converter(file).convert(document, "", 0);
 }
 

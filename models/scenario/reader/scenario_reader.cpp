@@ -66,8 +66,8 @@ Scenario parse_scenario(const nlohmann::json& document, const std::string& file)
 namespace {
 
 // The scenario's document with the overrides applied and its values file expanded.
-supersonic::ExpandedScenario expanded_with_overrides(const std::string& path,
-                                                     const std::vector<std::pair<std::string, std::string>>& overrides) {
+supersonic::ExpandedScenario expanded_with_overrides(
+    const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
   nlohmann::json document = read_json_file(path);
   for (const auto& [pointer, value] : overrides)
     if (supersonic::names_values_file(pointer)) apply_override(document, pointer, value, path);

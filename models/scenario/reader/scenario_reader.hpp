@@ -17,8 +17,7 @@ Scenario parse_scenario(const nlohmann::json& document, const std::string& file)
 
 // Reads the file, applies each (JSON pointer, value) override in turn (apply_override in
 // models/io/json/json_pointer.hpp), and parses the result.
-Scenario load_scenario(const std::string& path,
-                       const std::vector<std::pair<std::string, std::string>>& overrides = {});
+Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides = {});
 
 // The declared unknowns of the same (models/scenario/unknowns/declared_unknown.hpp): a scenario that
 // has any is refused by load_scenario until overrides give each a value.

@@ -15,8 +15,8 @@ namespace {
 // SimGrid's network/model values that sonicsim supports, as the scenario writes them.
 constexpr std::array<std::string_view, 2> kNetworkModels{"CM02", "LV08"};
 constexpr Choice<bool Outputs::*> kOutputs[]{
-    {"events", &Outputs::events}, {"requests", &Outputs::requests}, {"batches", &Outputs::batches},
-    {"metrics", &Outputs::metrics}, {"jobs", &Outputs::jobs},     {"timeseries", &Outputs::timeseries},
+    {"events", &Outputs::events},   {"requests", &Outputs::requests}, {"batches", &Outputs::batches},
+    {"metrics", &Outputs::metrics}, {"jobs", &Outputs::jobs},         {"timeseries", &Outputs::timeseries},
 };
 
 // A fraction: a number, or a percentage written "1%".
@@ -49,8 +49,10 @@ NetworkModel read_network(const JsonNode& node) {
   if (auto m = node.find("model")) network.model = m->choice(kNetworkModels);
   if (auto g = node.find("tcp_gamma")) network.tcp_gamma_bytes = g->bytes();
   if (auto c = node.find("crosstraffic")) network.crosstraffic = c->boolean();
-  if (auto f = node.find("latency_factor")) network.latency_factor = f->number_in(limits::kMinFactor, limits::kMaxFactor);
-  if (auto f = node.find("bandwidth_factor")) network.bandwidth_factor = f->number_in(limits::kMinFactor, limits::kMaxFactor);
+  if (auto f = node.find("latency_factor"))
+    network.latency_factor = f->number_in(limits::kMinFactor, limits::kMaxFactor);
+  if (auto f = node.find("bandwidth_factor"))
+    network.bandwidth_factor = f->number_in(limits::kMinFactor, limits::kMaxFactor);
   if (auto f = node.find("fast_path")) network.fast_path = f->boolean();
   return network;
 }
@@ -80,7 +82,8 @@ SimulationOptions read_simulation(const JsonNode& node) {
   if (auto net = node.find("network")) options.network = read_network(*net);
   if (auto stack = node.find("stack_size")) {
     const double bytes = stack->bytes();
-    if (!(bytes >= 16 * 1024 && bytes <= limits::kMaxStackBytes)) stack->fail("expected a stack size from 16KiB to 64MiB");
+    if (!(bytes >= 16 * 1024 && bytes <= limits::kMaxStackBytes))
+      stack->fail("expected a stack size from 16KiB to 64MiB");
     options.stack_size_kib = static_cast<int>(bytes / 1024);
   }
   if (auto outputs = node.find("outputs")) options.outputs = read_outputs(*outputs);

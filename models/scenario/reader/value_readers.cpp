@@ -59,7 +59,8 @@ ItemCount read_uniform_count(const JsonNode& node) {
 ItemCount read_empirical_count(const JsonNode& node) {
   node.allow_only({"distribution", "samples"});
   EmpiricalCount count;
-  for (const JsonNode& sample : node.at("samples").non_empty_elements()) count.samples.push_back(sample.int_at_least(0));
+  for (const JsonNode& sample : node.at("samples").non_empty_elements())
+    count.samples.push_back(sample.int_at_least(0));
   if (*std::max_element(count.samples.begin(), count.samples.end()) == 0)
     node.at("samples").fail("expected at least one sample above 0 (an event without items sends no request)");
   return count;
@@ -94,8 +95,8 @@ LinkSpec read_link(const JsonNode& node) {
 Distribution read_distribution(const JsonNode& node) {
   if (node.raw().is_string()) return ConstantDist{node.duration_s()};  // "110s" is shorthand for a constant
   if (!node.raw().is_object())
-    node.fail(std::string("expected a duration like \"110s\" or a distribution object, got ") +
-              node.raw().type_name() + " " + node.raw().dump());
+    node.fail(std::string("expected a duration like \"110s\" or a distribution object, got ") + node.raw().type_name() +
+              " " + node.raw().dump());
   return node.at("distribution").choice(kDistributions)(node);
 }
 

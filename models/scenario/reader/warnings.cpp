@@ -10,9 +10,11 @@ void oversized_requests(const Scenario& scenario, std::vector<std::string>& out)
     const auto* inference = std::get_if<InferenceModule>(&m);
     if (!inference) continue;
     const ModelSpec& model = scenario.models[static_cast<std::size_t>(inference->model)];
-    if (model.triton.max_batch_size > 0 && inference->items_per_request > model.triton.max_batch_size)  // 0: no batch dimension
-      out.push_back("module \"" + inference->name + "\" sends requests of " + std::to_string(inference->items_per_request) +
-                    " items but model \"" + model.name + "\" has max_batch_size " + std::to_string(model.triton.max_batch_size) +
+    if (model.triton.max_batch_size > 0 &&
+        inference->items_per_request > model.triton.max_batch_size)  // 0: no batch dimension
+      out.push_back("module \"" + inference->name + "\" sends requests of " +
+                    std::to_string(inference->items_per_request) + " items but model \"" + model.name +
+                    "\" has max_batch_size " + std::to_string(model.triton.max_batch_size) +
                     ": the server rejects them");
   }
 }
@@ -30,10 +32,12 @@ void device_types(const Scenario& scenario, const std::set<int>& retyped, std::v
       if (model.kernel_latency_by_gpu.count(group.gpu_type)) continue;
       std::string listed;
       for (const auto& [type, latency] : model.kernel_latency_by_gpu) listed += (listed.empty() ? "" : ", ") + type;
-      const std::string where = "server group \"" + group.name + "\": " + words.label + " type \"" + group.gpu_type + "\"";
+      const std::string where =
+          "server group \"" + group.name + "\": " + words.label + " type \"" + group.gpu_type + "\"";
       if (!listed.empty())
-        out.push_back(where + " has no kernel latency of its own for model \"" + model.name + "\" (its kernel_latency_by_" +
-                      words.key + " lists " + listed + "): it runs at the model's one kernel_latency");
+        out.push_back(where + " has no kernel latency of its own for model \"" + model.name +
+                      "\" (its kernel_latency_by_" + words.key + " lists " + listed +
+                      "): it runs at the model's one kernel_latency");
       else if (retyped.count(static_cast<int>(g)))
         out.push_back(where + " changes nothing: model \"" + model.name + "\" gives one kernel_latency for every " +
                       words.label + " (set its kernel_latency_by_" + words.key + " for per-type latencies)");

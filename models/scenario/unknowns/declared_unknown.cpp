@@ -48,12 +48,14 @@ RangeUnknown read_range(const nlohmann::json& node, const std::string& file, con
   if (r.whole && (std::fabs(r.low) > 1e15 || std::fabs(r.high) > 1e15)) fail("whole numbers up to 1e15 only");
   if (const auto it = node.find("distribution"); it != node.end()) {
     const std::string shape = it->is_string() ? it->get<std::string>() : it->dump();
-    if (shape == "uniform") r.shape = RangeUnknown::Shape::Uniform;
-    else if (shape == "log-uniform") r.shape = RangeUnknown::Shape::LogUniform;
-    else if (shape == "triangular") r.shape = RangeUnknown::Shape::Triangular;
+    if (shape == "uniform")
+      r.shape = RangeUnknown::Shape::Uniform;
+    else if (shape == "log-uniform")
+      r.shape = RangeUnknown::Shape::LogUniform;
+    else if (shape == "triangular")
+      r.shape = RangeUnknown::Shape::Triangular;
     else
-      throw InputError(file, at + "/distribution",
-                       "expected uniform, log-uniform or triangular, got " + it->dump());
+      throw InputError(file, at + "/distribution", "expected uniform, log-uniform or triangular, got " + it->dump());
   }
   if (r.shape == RangeUnknown::Shape::LogUniform && !(r.low > 0))
     fail("a log-uniform range needs LOW above 0, got " + ends.dump());
@@ -87,7 +89,8 @@ DeclaredUnknown read_declaration(const nlohmann::json& node, const std::string& 
   if (range && node.contains("one_of"))
     throw InputError(file, at, "a declared unknown is a range (\"between\") or alternatives (\"one_of\"), not both");
   for (const auto& [key, value] : node.items()) {
-    const bool allowed = key == "why" || (range ? key == "between" || key == "distribution" || key == "mode" : key == "one_of");
+    const bool allowed =
+        key == "why" || (range ? key == "between" || key == "distribution" || key == "mode" : key == "one_of");
     if (!allowed)
       throw InputError(file, at + "/" + pointer_escape(key),
                        std::string("unknown key in a declared unknown (expected ") +
@@ -99,12 +102,15 @@ DeclaredUnknown read_declaration(const nlohmann::json& node, const std::string& 
     if (!it->is_string()) throw InputError(file, at + "/why", "expected a text: the source of the range");
     u.why = it->get<std::string>();
   }
-  if (range) u.kind = read_range(node, file, at);
-  else u.kind = read_choice(node, file, at);
+  if (range)
+    u.kind = read_range(node, file, at);
+  else
+    u.kind = read_choice(node, file, at);
   return u;
 }
 
-void find_in(const nlohmann::json& node, const std::string& at, const std::string& file, std::vector<DeclaredUnknown>& out) {
+void find_in(const nlohmann::json& node, const std::string& at, const std::string& file,
+             std::vector<DeclaredUnknown>& out) {
   if (is_declared_unknown(node)) {
     out.push_back(read_declaration(node, file, at));
     return;
@@ -117,16 +123,14 @@ void find_in(const nlohmann::json& node, const std::string& at, const std::strin
 
 double range_quantile(const RangeUnknown& r, double u) {
   switch (r.shape) {
-    case RangeUnknown::Shape::LogUniform:
-      return r.low * std::pow(r.high / r.low, u);
+    case RangeUnknown::Shape::LogUniform: return r.low * std::pow(r.high / r.low, u);
     case RangeUnknown::Shape::Triangular: {
       const double width = r.high - r.low, left = (r.mode - r.low) / width;
       return u < left ? r.low + std::sqrt(u * width * (r.mode - r.low))
                       : r.high - std::sqrt((1 - u) * width * (r.high - r.mode));
     }
     case RangeUnknown::Shape::Uniform:
-    default:
-      return r.low + u * (r.high - r.low);
+    default: return r.low + u * (r.high - r.low);
   }
 }
 
@@ -197,7 +201,8 @@ std::string DeclaredUnknown::describe() const {
   if (const auto* r = std::get_if<RangeUnknown>(&kind)) {
     std::string text = printf_string("between %.6g%s and %.6g%s", r->low, r->unit.c_str(), r->high, r->unit.c_str());
     if (r->shape == RangeUnknown::Shape::LogUniform) text += " (log-uniform)";
-    if (r->shape == RangeUnknown::Shape::Triangular) text += printf_string(" (triangular, mode %.6g%s)", r->mode, r->unit.c_str());
+    if (r->shape == RangeUnknown::Shape::Triangular)
+      text += printf_string(" (triangular, mode %.6g%s)", r->mode, r->unit.c_str());
     return text;
   }
   std::string text = "one of ";

@@ -20,8 +20,8 @@ namespace sonicsim {
 struct RangeUnknown {
   enum class Shape { Uniform, LogUniform, Triangular };
   double low = 0, high = 0, mode = 0;  // in `unit`; mode for the triangular shape only
-  std::string unit;                     // "" for a bare number
-  bool whole = false;                   // both ends JSON integers: draws are whole numbers
+  std::string unit;                    // "" for a bare number
+  bool whole = false;                  // both ends JSON integers: draws are whole numbers
   Shape shape = Shape::Uniform;
 };
 

@@ -19,7 +19,8 @@ const char* const kModelPath = "calibrated_latency_test.json";
 // Affine truth 0.5 ms + 20 us/item, three points with standard errors, bootstrapped.
 Calibration example_calibration() {
   std::vector<LatencyPoint> points;
-  for (double b : {1.0, 8.0, 64.0, 512.0}) points.push_back({b, 0.5e-3 + 20e-6 * b, 0.03 * (0.5e-3 + 20e-6 * b), "x.csv", {}});
+  for (double b : {1.0, 8.0, 64.0, 512.0})
+    points.push_back({b, 0.5e-3 + 20e-6 * b, 0.03 * (0.5e-3 + 20e-6 * b), "x.csv", {}});
   points[1].latency_s *= 1.02;
   BootstrapSettings settings;
   settings.resamples = 200;
@@ -54,7 +55,8 @@ TEST_CASE("a written latency model reads back with the same curves and bands") {
   REQUIRE(file.forms.size() == 3);
   for (const FittedForm& fitted : c.forms) {
     const CalibratedForm& read = file.forms.at(form_name(fitted.form));
-    for (double b : {1.0, 3.0, 64.0, 1000.0}) CHECK(kernel_latency_s(read.curve, b) == kernel_latency_s(fitted.curve, b));
+    for (double b : {1.0, 3.0, 64.0, 1000.0})
+      CHECK(kernel_latency_s(read.curve, b) == kernel_latency_s(fitted.curve, b));
     REQUIRE(read.band.has_value());
     CHECK(read.band->levels == fitted.band->levels);
     CHECK(read.band->batches == fitted.band->batches);
@@ -91,7 +93,8 @@ TEST_CASE("a scenario's calibrated kernel latency is the selected or named form,
   REQUIRE(band.levels[level] == 0.975);
   for (std::size_t i = 0; i < band.batches.size(); ++i)
     CHECK(kernel_latency_s(high.models[0].latency_for("gpu"), band.batches[i]) == band.latency_s[level][i]);
-  CHECK(kernel_latency_s(high.models[0].latency_for("gpu"), 64) > kernel_latency_s(selected.models[0].latency_for("gpu"), 64));
+  CHECK(kernel_latency_s(high.models[0].latency_for("gpu"), 64) >
+        kernel_latency_s(selected.models[0].latency_for("gpu"), 64));
   std::remove(kModelPath);
 }
 
@@ -110,8 +113,8 @@ TEST_CASE("calibrated latency errors name the JSON path and what was expected") 
   CHECK(error_of(unused).find("/simulation/latency_quantile: expected a model with a \"calibrated\" kernel_latency") !=
         std::string::npos);
   std::ofstream("not_a_model.json") << R"({"format": "something else"})";
-  CHECK(error_of(scenario_with({{"type", "calibrated"}, {"file", "not_a_model.json"}})).find("not_a_model.json: /format: expected \"sonicsim latency model v1\"") !=
-        std::string::npos);
+  CHECK(error_of(scenario_with({{"type", "calibrated"}, {"file", "not_a_model.json"}}))
+            .find("not_a_model.json: /format: expected \"sonicsim latency model v1\"") != std::string::npos);
   std::remove("not_a_model.json");
   std::remove(kModelPath);
 }

@@ -151,7 +151,8 @@ TEST_CASE("calibrate merges inputs by batch size and refuses a batch measured tw
 TEST_CASE("a fit that leaves a double's range is an error naming the inputs, never a null in the model") {
   // Latencies of 1e-310 s (the CSV reader refuses them; calibrate() is the last guard): the
   // relative fits weigh each point by 1/latency^2, which overflows, and the affine fit is NaN.
-  CalibrationInput denormal{"d.csv", "k", {}, {{1, 1e-310, 0, "d.csv", {}}, {2, 1.5e-310, 0, "d.csv", {}}, {4, 2.5e-310, 0, "d.csv", {}}}};
+  CalibrationInput denormal{
+      "d.csv", "k", {}, {{1, 1e-310, 0, "d.csv", {}}, {2, 1.5e-310, 0, "d.csv", {}}, {4, 2.5e-310, 0, "d.csv", {}}}};
   BootstrapSettings none;
   none.resamples = 0;
   CHECK_THROWS_WITH_AS(calibrate({denormal}, LatencyStatistic::Mean, LatencyForm::Table, none),
@@ -183,7 +184,8 @@ std::vector<std::vector<LatencyPoint>> knee_search_cases() {
   std::vector<LatencyPoint> dense;
   Rng rng(7);
   for (int b = 1; b <= 2000; ++b)
-    dense.push_back({static_cast<double>(b), 2e-3 + 48e-6 * std::max(0, b - 64) * (1 + 0.01 * rng.standard_normal()), 0, "", {}});
+    dense.push_back(
+        {static_cast<double>(b), 2e-3 + 48e-6 * std::max(0, b - 64) * (1 + 0.01 * rng.standard_normal()), 0, "", {}});
   cases.push_back(dense);
   return cases;
 }
@@ -212,14 +214,15 @@ TEST_CASE("the knee grid: approximate costs within their bound of the exact ones
     const std::size_t exhaustive = std::min_element(exact.begin(), exact.end()) - exact.begin();
     std::size_t evaluated = 0;
     double best_cost = 0;
-    const std::size_t chosen = best_grid_knee(approximate, [&](std::size_t i) { return ++evaluated, exact[i]; }, best_cost);
+    const std::size_t chosen = best_grid_knee(
+        approximate, [&](std::size_t i) { return ++evaluated, exact[i]; }, best_cost);
     CHECK(best_cost == exact[chosen]);
     CHECK(evaluated <= kMaxExactKneeCosts);
     if (evaluated < kMaxExactKneeCosts)
       CHECK(chosen == exhaustive);
     else
       CHECK(exact[chosen] <= exact[exhaustive] + approximate.error_bound);
-    MESSAGE(points.size(), " points: ", evaluated, " of ", grid, " knees evaluated exactly; worst approximation ", worst,
-            ", bound ", approximate.error_bound);
+    MESSAGE(points.size(), " points: ", evaluated, " of ", grid, " knees evaluated exactly; worst approximation ",
+            worst, ", bound ", approximate.error_bound);
   }
 }

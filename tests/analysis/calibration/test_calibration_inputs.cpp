@@ -61,10 +61,12 @@ TEST_CASE("a calibration CSV gives its provenance and the chosen statistic with 
 TEST_CASE("--statistic throughput fits batch / throughput, with the delta-method error of the throughput") {
   // A published scan: the throughput is the mean of batch/t over calls, so batch / throughput (the
   // harmonic mean of the call times) is not the mean latency, which one slow call can dominate.
-  const std::string header = "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats,throughput_items_per_s";
-  TempFile with_error("calibration_throughput.csv", header + ",throughput_sem_items_per_s\n"
-                                                              "4,3.7e-02,3.7e-02,3.7e-02,3.5e-01,100,2.0e+03,20\n"
-                                                              "32,2.2e-03,2.2e-03,2.2e-03,4.0e-05,100,1.6e+04,40\n");
+  const std::string header =
+      "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats,throughput_items_per_s";
+  TempFile with_error("calibration_throughput.csv", header +
+                                                        ",throughput_sem_items_per_s\n"
+                                                        "4,3.7e-02,3.7e-02,3.7e-02,3.5e-01,100,2.0e+03,20\n"
+                                                        "32,2.2e-03,2.2e-03,2.2e-03,4.0e-05,100,1.6e+04,40\n");
   const CalibrationInput in = read_calibration_csv(with_error.path, LatencyStatistic::Throughput);
   REQUIRE(in.points.size() == 2);
   CHECK(in.points[0].latency_s == doctest::Approx(4 / 2.0e3));
@@ -78,14 +80,19 @@ TEST_CASE("--statistic throughput fits batch / throughput, with the delta-method
   CHECK(bare.points[0].latency_s == doctest::Approx(8e-4));
   CHECK(bare.points[0].standard_error_s == 0);
 
-  TempFile no_column("calibration_no_throughput.csv",
-                     "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats\n1,1e-3,1e-3,1e-3,0,1\n");
+  TempFile no_column(
+      "calibration_no_throughput.csv",
+      "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats\n1,1e-3,1e-3,1e-3,0,1\n");
   CHECK(read_calibration_csv(no_column.path, LatencyStatistic::Mean).points.size() == 1);
-  CHECK(test::input_error_of([&] { read_calibration_csv(no_column.path, LatencyStatistic::Throughput); })
-            .find("column line: expected a column \"throughput_items_per_s\" for --statistic throughput") != std::string::npos);
+  CHECK(test::input_error_of([&] {
+          read_calibration_csv(no_column.path, LatencyStatistic::Throughput);
+        }).find("column line: expected a column \"throughput_items_per_s\" for --statistic throughput") !=
+        std::string::npos);
   TempFile zero("calibration_zero_throughput.csv", header + "\n1,1e-3,1e-3,1e-3,0,1,0\n");
-  CHECK(test::input_error_of([&] { read_calibration_csv(zero.path, LatencyStatistic::Throughput); })
-            .find("line 3, column \"throughput_items_per_s\": expected a positive throughput in items/s") != std::string::npos);
+  CHECK(test::input_error_of([&] {
+          read_calibration_csv(zero.path, LatencyStatistic::Throughput);
+        }).find("line 3, column \"throughput_items_per_s\": expected a positive throughput in items/s") !=
+        std::string::npos);
   TempFile fast("calibration_fast_throughput.csv", header + "\n1,1e-3,1e-3,1e-3,0,1,1e300\n");
   CHECK(test::input_error_of([&] { read_calibration_csv(fast.path, LatencyStatistic::Throughput); })
             .find("line 3, column \"throughput_items_per_s\": expected a latency from 1e-09 s to 1e+08 s, got 1e-300 s "
@@ -97,31 +104,40 @@ TEST_CASE("malformed calibration CSVs name the line and the column") {
   {
     TempFile f("calibration_bad_number.csv", header + "1,2e-4,2e-4,3e-4,1e-5,10\n8,fast,2e-4,3e-4,1e-5,10\n");
     const std::string e = test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); });
-    CHECK(e.find("calibration_bad_number.csv: line 4, column \"mean_s\": expected a number, got \"fast\"") != std::string::npos);
+    CHECK(e.find("calibration_bad_number.csv: line 4, column \"mean_s\": expected a number, got \"fast\"") !=
+          std::string::npos);
   }
   {
     TempFile f("calibration_negative.csv", header + "1,-2e-4,2e-4,3e-4,1e-5,10\n");
-    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
-              .find("line 3, column \"mean_s\": expected a positive number of seconds") != std::string::npos);
+    CHECK(test::input_error_of([&] {
+            read_calibration_csv(f.path, LatencyStatistic::Mean);
+          }).find("line 3, column \"mean_s\": expected a positive number of seconds") != std::string::npos);
   }
   {
     // 1/latency^2 (the fits' weights) of 1e-310 s overflows; a p99 of 1e300 s is past the longest run.
     TempFile f("calibration_denormal.csv", header + "1,1e-310,1e-310,2e-310,0,10\n");
-    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
-              .find("line 3, column \"mean_s\": expected a latency from 1e-09 s to 1e+08 s, got 1e-310") != std::string::npos);
+    CHECK(test::input_error_of([&] {
+            read_calibration_csv(f.path, LatencyStatistic::Mean);
+          }).find("line 3, column \"mean_s\": expected a latency from 1e-09 s to 1e+08 s, got 1e-310") !=
+          std::string::npos);
     TempFile g("calibration_long.csv", header + "1,1e-3,1e-3,1e300,0,10\n");
-    CHECK(test::input_error_of([&] { read_calibration_csv(g.path, LatencyStatistic::Mean); })
-              .find("line 3, column \"p99_s\": expected a latency from 1e-09 s to 1e+08 s, got 1e300") != std::string::npos);
+    CHECK(test::input_error_of([&] {
+            read_calibration_csv(g.path, LatencyStatistic::Mean);
+          }).find("line 3, column \"p99_s\": expected a latency from 1e-09 s to 1e+08 s, got 1e300") !=
+          std::string::npos);
     TempFile h("calibration_edges.csv", header + "1,1e-9,1e-9,1e8,1e8,10\n");
     CHECK(read_calibration_csv(h.path, LatencyStatistic::P99).points[0].latency_s == 1e8);
     TempFile big("calibration_huge_stddev.csv", header + "1,1e-3,1e-3,2e-3,1e300,10\n");
-    CHECK(test::input_error_of([&] { read_calibration_csv(big.path, LatencyStatistic::Mean); })
-              .find("line 3, column \"stddev_s\": expected a standard deviation from 0 to 1e+08 s") != std::string::npos);
+    CHECK(test::input_error_of([&] {
+            read_calibration_csv(big.path, LatencyStatistic::Mean);
+          }).find("line 3, column \"stddev_s\": expected a standard deviation from 0 to 1e+08 s") != std::string::npos);
   }
   {
     TempFile f("calibration_unsorted.csv", header + "8,2e-4,2e-4,3e-4,1e-5,10\n4,2e-4,2e-4,3e-4,1e-5,10\n");
-    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
-              .find("line 4, column \"batch_size\": expected batch sizes in strictly increasing order") != std::string::npos);
+    CHECK(test::input_error_of([&] {
+            read_calibration_csv(f.path, LatencyStatistic::Mean);
+          }).find("line 4, column \"batch_size\": expected batch sizes in strictly increasing order") !=
+          std::string::npos);
   }
   {
     TempFile f("calibration_short_row.csv", header + "1,2e-4,2e-4\n");
@@ -129,18 +145,22 @@ TEST_CASE("malformed calibration CSVs name the line and the column") {
     CHECK(e.find("calibration_short_row.csv: line 3") != std::string::npos);
   }
   {
-    TempFile f("calibration_missing_column.csv", "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,stddev_s,repeats\n");
-    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); }).find("p99_s") != std::string::npos);
+    TempFile f("calibration_missing_column.csv",
+               "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,stddev_s,repeats\n");
+    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); }).find("p99_s") !=
+          std::string::npos);
   }
   {
     TempFile f("calibration_no_magic.csv", "batch_size,mean_s\n");
-    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); })
-              .find("line 1: expected \"# sonicsim calibration data v1\"") != std::string::npos);
+    CHECK(test::input_error_of([&] {
+            read_calibration_csv(f.path, LatencyStatistic::Mean);
+          }).find("line 1: expected \"# sonicsim calibration data v1\"") != std::string::npos);
   }
   {
     TempFile f("calibration_empty.csv", header);
-    CHECK(test::input_error_of([&] { read_calibration_csv(f.path, LatencyStatistic::Mean); }).find("at least one row") !=
-          std::string::npos);
+    CHECK(test::input_error_of([&] {
+            read_calibration_csv(f.path, LatencyStatistic::Mean);
+          }).find("at least one row") != std::string::npos);
   }
 }
 
@@ -167,14 +187,16 @@ TEST_CASE("perf_analyzer CSV rows are read in file order (sorted by throughput) 
 }
 
 TEST_CASE("a request-rate perf_analyzer CSV without server columns is read, but gives no kernel time") {
-  TempFile file("perf_rate.csv",
-                "Request Rate,Inferences/Second,Client Send,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency\n"
-                "100,99.8,20,5,900,1000,1100,1300\n"
-                "50,50.0,20,5,800,900,950,1000\n");
+  TempFile file(
+      "perf_rate.csv",
+      "Request Rate,Inferences/Second,Client Send,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency\n"
+      "100,99.8,20,5,900,1000,1100,1300\n"
+      "50,50.0,20,5,800,900,950,1000\n");
   const PerfAnalyzerTable table = read_perf_analyzer_csv(file.path);
   CHECK(table.load_column == "Request Rate");
   CHECK_FALSE(table.rows[0].compute_infer_us.has_value());
-  CHECK(test::input_error_of([&] { kernel_point_from_perf_analyzer(table, 1); }).find("Server Compute Infer") != std::string::npos);
+  CHECK(test::input_error_of([&] { kernel_point_from_perf_analyzer(table, 1); }).find("Server Compute Infer") !=
+        std::string::npos);
 }
 
 TEST_CASE("malformed perf_analyzer CSVs name the line and the column") {
@@ -184,20 +206,24 @@ TEST_CASE("malformed perf_analyzer CSVs name the line and the column") {
   {
     TempFile f("perf_fractional_us.csv", header + "1,69.2,225,2148,64,206,11781.5,19,0,13891,18795,19753,21018\n");
     CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); })
-              .find("perf_fractional_us.csv: line 2, column \"Server Compute Infer\": expected an integer, got \"11781.5\"") !=
-          std::string::npos);
+              .find("perf_fractional_us.csv: line 2, column \"Server Compute Infer\": expected an integer, got "
+                    "\"11781.5\"") != std::string::npos);
   }
   {
-    TempFile f("perf_bad_rate.csv", header + "1,69.2,225,2148,64,206,11781,19,0,13891,18795,19753,21018\n"
-                                             "2,lots,225,2148,64,206,11781,19,0,13891,18795,19753,21018\n");
-    CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); }).find("line 3, column \"Inferences/Second\"") != std::string::npos);
+    TempFile f("perf_bad_rate.csv", header +
+                                        "1,69.2,225,2148,64,206,11781,19,0,13891,18795,19753,21018\n"
+                                        "2,lots,225,2148,64,206,11781,19,0,13891,18795,19753,21018\n");
+    CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); }).find("line 3, column \"Inferences/Second\"") !=
+          std::string::npos);
   }
   {
     TempFile f("perf_short_row.csv", header + "1,69.2,225\n");
     CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); }).find("line 2") != std::string::npos);
   }
   {
-    TempFile f("perf_both_loads.csv", "Concurrency,Request Rate,Inferences/Second,Client Send,Client Recv\n1,1,1,1,1\n");
-    CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); }).find("exactly one of the columns") != std::string::npos);
+    TempFile f("perf_both_loads.csv",
+               "Concurrency,Request Rate,Inferences/Second,Client Send,Client Recv\n1,1,1,1,1\n");
+    CHECK(test::input_error_of([&] { read_perf_analyzer_csv(f.path); }).find("exactly one of the columns") !=
+          std::string::npos);
   }
 }

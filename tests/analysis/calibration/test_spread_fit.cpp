@@ -75,8 +75,9 @@ TEST_CASE("the spread of a perf_analyzer row is the lognormal kernel's through i
   const std::string csv =
       "Concurrency,Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,"
       "Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency\n"
-      "1,79.4," + std::to_string(send) + "," + std::to_string(network) + "," + std::to_string(queue) + "," +
-      std::to_string(input) + ",10000," + std::to_string(output) + "," + std::to_string(recv) + "," +
+      "1,79.4," +
+      std::to_string(send) + "," + std::to_string(network) + "," + std::to_string(queue) + "," + std::to_string(input) +
+      ",10000," + std::to_string(output) + "," + std::to_string(recv) + "," +
       std::to_string(std::llround(others + k50)) + ",15000,16000," + std::to_string(std::llround(others + k99)) + "\n";
   const CalibrationInput input_file = kernel_point_from_perf_analyzer(parse_perf_analyzer_csv(csv, "pa.csv"), 4);
   REQUIRE(input_file.points[0].cv);
@@ -84,8 +85,8 @@ TEST_CASE("the spread of a perf_analyzer row is the lognormal kernel's through i
   CHECK(lognormal_cv_from_quantiles(k50, k99) == doctest::Approx(cv).epsilon(1e-12));
 
   // Percentiles within the other columns' time say nothing of the kernel: no spread from that row.
-  const std::string inside = csv.substr(0, csv.rfind('\n', csv.size() - 2) + 1) +
-                             "1,79.4,200,2000,100,200,10000,50,50,2000,2100,2200,2300\n";
+  const std::string inside =
+      csv.substr(0, csv.rfind('\n', csv.size() - 2) + 1) + "1,79.4,200,2000,100,200,10000,50,50,2000,2100,2200,2300\n";
   const CalibrationInput none = kernel_point_from_perf_analyzer(parse_perf_analyzer_csv(inside, "pa2.csv"), 4);
   CHECK_FALSE(none.points[0].cv);
   CHECK(none.points[0].cv_method.find("not the kernel's") != std::string::npos);
@@ -96,7 +97,8 @@ TEST_CASE("the fitted spread is written to the model file and reads back; withou
   std::string csv = "# sonicsim calibration data v1\nbatch_size,mean_s,p50_s,p99_s,stddev_s,repeats\n";
   for (int b : {1, 16, 256}) csv += csv_row(b, 1e-3 + 1e-5 * b, 0.1, 500, rng);
   const CalibrationInput input = parse_calibration_csv(csv, "s.csv", LatencyStatistic::Mean);
-  const Calibration with = calibrate({input}, LatencyStatistic::Mean, LatencyForm::Table, {0, 1}, SpreadShape::Lognormal);
+  const Calibration with =
+      calibrate({input}, LatencyStatistic::Mean, LatencyForm::Table, {0, 1}, SpreadShape::Lognormal);
   const LatencyModelFile file = parse_latency_model_file(latency_model_json(with, "test").dump(2), "m.json");
   REQUIRE(file.spread);
   CHECK(file.spread->shape == SpreadShape::Lognormal);

@@ -72,8 +72,9 @@ TEST_CASE("perf report: a level where no request came back inside the windows is
   PerfAnalyzerLoad load;
   load.windows = 3;
   load.measurement_interval_s = 5;
-  CHECK(no_response(load, level_name(PerfLoadMode::Concurrency, 4)).rfind(
-            "no request came back inside the 3 x 5 s windows at concurrency 4: no throughput or latency", 0) == 0);
+  CHECK(no_response(load, level_name(PerfLoadMode::Concurrency, 4))
+            .rfind("no request came back inside the 3 x 5 s windows at concurrency 4: no throughput or latency", 0) ==
+        0);
   CHECK(level_name(PerfLoadMode::RequestRate, 0.05) == "request rate 0.05");
   CHECK(level_pointer(PerfLoadMode::RequestRate, 2) == "/perf_analyzer/request_rate/2");
 }

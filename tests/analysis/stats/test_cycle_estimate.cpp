@@ -13,7 +13,8 @@ using namespace sonicsim;
 namespace {
 
 // `per_cycle[c]` events of `time_s[c]` seconds each, completing inside cycle c of `cycle_s`.
-std::vector<EventRecord> cycles_of(double cycle_s, const std::vector<int>& per_cycle, const std::vector<double>& time_s) {
+std::vector<EventRecord> cycles_of(double cycle_s, const std::vector<int>& per_cycle,
+                                   const std::vector<double>& time_s) {
   std::vector<EventRecord> events;
   for (std::size_t c = 0; c < per_cycle.size(); ++c)
     for (int e = 0; e < per_cycle[c]; ++e) {

@@ -74,8 +74,8 @@ TEST_CASE("an output that does not vary has no index, and says so") {
   const auto unknowns = two_ranges();
   const std::vector<DesignPoint> points = design_batch(unknowns, 20, 1, 0);
   CHECK(std::isnan(stats::first_order_index(column(points, 0), std::vector<double>(20, 4.0), 0)));
-  const UnknownsSummary s = summarize_unknowns(unknowns, points, {{"mean event time", "s", std::vector<double>(20, 4.0)}},
-                                               "Latin hypercube", 1, 2, "--samples");
+  const UnknownsSummary s = summarize_unknowns(
+      unknowns, points, {{"mean event time", "s", std::vector<double>(20, 4.0)}}, "Latin hypercube", 1, 2, "--samples");
   REQUIRE(s.outputs.size() == 1);
   CHECK(s.outputs[0].median == 4.0);
   CHECK_FALSE(s.outputs[0].first_order_index[0].index.has_value());
@@ -85,7 +85,7 @@ TEST_CASE("an output that does not vary has no index, and says so") {
 
 TEST_CASE("a band is steady when another batch moves its median and ends by at most 5% of its width") {
   const stats::Band before{10, 8, 12};
-  CHECK(band_steady(before, {10.1, 8.1, 12.2}));   // width 4.1: moves up to 0.205 allowed
+  CHECK(band_steady(before, {10.1, 8.1, 12.2}));    // width 4.1: moves up to 0.205 allowed
   CHECK_FALSE(band_steady(before, {10, 8, 12.5}));  // the top end moved 0.5
   // A band of width 0 is steady within 0.1% of its median.
   CHECK(band_steady({100, 100, 100}, {100.05, 100.05, 100.05}));

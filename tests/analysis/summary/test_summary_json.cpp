@@ -30,8 +30,15 @@ Summary every_section(DeviceNaming naming) {
   s.event_time = {1000, 2.5, 0.75, 1.125, 2.375, 3.625, 4.875, 9.0625};
   s.events_incomplete = 7;
   s.breakdown = {1.5, 0.125, 0.0625, 0.875, 0.25, 0.03125, 0.4375, 0.15625};
-  s.steady = {40, 75.5, true, 960, stats::Interval{2.0, 0.5, 20, 48}, 176.25, Interval95{4.5, 0.375},
-              Interval95{0.8125, 0.046875}, CycleSummary{600, 14, 2}};
+  s.steady = {40,
+              75.5,
+              true,
+              960,
+              stats::Interval{2.0, 0.5, 20, 48},
+              176.25,
+              Interval95{4.5, 0.375},
+              Interval95{0.8125, 0.046875},
+              CycleSummary{600, 14, 2}};
   s.events_per_s = 0.28125;
   s.requests_per_s = 1.40625;
   s.requests_sent = 5001;
@@ -43,8 +50,17 @@ Summary every_section(DeviceNaming naming) {
   s.gpu_utilization = 0.6875;
   s.gpus = {{"t4-0", 0, 0.625}, {"t4-0", 1, 0.75}};
   s.links = {{"wan (up)", 1e10, 2.5e12, 0.5625}, {"worker-3 (down) [busiest worker NIC]", 2.5e10, 1.25e11, 0.0078125}};
-  TritonModelStatistics cnn{"cnn", 3599123, 4990, 3210, {4990, 111}, {9, 222}, {4990, 333}, {4990, 444},
-                            {4990, 555},  {4990, 666},  {{1, {10, 1}, {10, 2}, {10, 3}}, {8, {20, 4}, {20, 5}, {20, 6}}},
+  TritonModelStatistics cnn{"cnn",
+                            3599123,
+                            4990,
+                            3210,
+                            {4990, 111},
+                            {9, 222},
+                            {4990, 333},
+                            {4990, 444},
+                            {4990, 555},
+                            {4990, 666},
+                            {{1, {10, 1}, {10, 2}, {10, 3}}, {8, {20, 4}, {20, 5}, {20, 6}}},
                             -1};
   TritonModelStatistics tagger = cnn;
   tagger.name = "tagger";
@@ -222,7 +238,8 @@ TEST_CASE("a document that is not a summary is an input error naming the key") {
   CHECK_THROWS_WITH_AS(summary_from_json(wrong), doctest::Contains("/jobs/done: expected an integer"), InputError);
   json negative = good;
   negative["events"]["count"] = -1;
-  CHECK_THROWS_WITH_AS(summary_from_json(negative), doctest::Contains("/events/count: expected an integer"), InputError);
+  CHECK_THROWS_WITH_AS(summary_from_json(negative), doctest::Contains("/events/count: expected an integer"),
+                       InputError);
   json not_a_list = good;
   not_a_list["links"] = json::object();
   CHECK_THROWS_AS(summary_from_json(not_a_list), InputError);
@@ -241,7 +258,12 @@ TEST_CASE("declared unknowns keep every run of their design in summary.json, sou
   u.unsound_reason = "3 jobs failed";
   u.unknowns = {{"/platform/servers/0/frontend/threads", "one of 2, 4", "gRPC threads"},
                 {"/models/m/per_item", "between 1us and 2us", ""}};
-  u.outputs = {{"throughput", "events/s", 2.5, 2.25, 2.75, {{"/platform/servers/0/frontend/threads", 0.5}, {"/models/m/per_item", {}}}}};
+  u.outputs = {{"throughput",
+                "events/s",
+                2.5,
+                2.25,
+                2.75,
+                {{"/platform/servers/0/frontend/threads", 0.5}, {"/models/m/per_item", {}}}}};
   u.run_records = {{{"4", "\"1.5us\""}, {2.625}, ""}, {{"2", "\"1.25us\""}, {}, "3 jobs failed"}};
   s.declared_unknowns = u;
   check_round_trip(s);
@@ -250,6 +272,6 @@ TEST_CASE("declared unknowns keep every run of their design in summary.json, sou
                                 {"values": ["2", "\"1.25us\""], "outputs": [], "unsound": "3 jobs failed"}])"));
   json wrong = summary_to_json(s);
   wrong["declared_unknowns"]["runs"][0]["outputs"] = json::object();
-  CHECK_THROWS_WITH_AS(summary_from_json(wrong), doctest::Contains("/declared_unknowns/runs/0/outputs: expected an array"),
-                       InputError);
+  CHECK_THROWS_WITH_AS(summary_from_json(wrong),
+                       doctest::Contains("/declared_unknowns/runs/0/outputs: expected an array"), InputError);
 }

@@ -61,8 +61,8 @@ TEST_CASE("triton stats: Prometheus truncates every request's durations to whole
   CHECK(p.request_success == 2);
   CHECK(p.inference_count == 4);
   CHECK(p.exec_count == 1);
-  CHECK(p.queue_duration_us == 2999 + 999);            // not ⌊3998.7⌋ = 3998
-  CHECK(p.compute_infer_duration_us == 7501 + 7501);   // not ⌊15003⌋ = 15003
+  CHECK(p.queue_duration_us == 2999 + 999);           // not ⌊3998.7⌋ = 3998
+  CHECK(p.compute_infer_duration_us == 7501 + 7501);  // not ⌊15003⌋ = 15003
   CHECK(p.request_duration_us == 10501 + 8500);
 }
 

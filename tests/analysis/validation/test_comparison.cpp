@@ -54,9 +54,9 @@ TEST_CASE("every id a comparison gives is a known metric; misspellings and bare 
   for (const char* id : {"perf_2_p99", "perf_0.5_inferences_per_s", "perf_1e3_latency_ks", "prom_ready_time_at_3",
                          "prom_ready_lag", "prom_queue_ms_mae", "prom_gpu_utilization_mean"})
     CHECK(is_known_metric(id));
-  for (const char* id : {"event_time_p95", "event_time", "perf_p99", "perf__p99", "perf_x_p99", "perf_-1_p99",
-                         "perf_2_p95", "perf_inf_p50", "queue_time_per_request", "prom_ready_time_at_",
-                         "prom_ready_time_at_x", "prom_jobs_mean", ""})
+  for (const char* id :
+       {"event_time_p95", "event_time", "perf_p99", "perf__p99", "perf_x_p99", "perf_-1_p99", "perf_2_p95",
+        "perf_inf_p50", "queue_time_per_request", "prom_ready_time_at_", "prom_ready_time_at_x", "prom_jobs_mean", ""})
     CHECK_FALSE(is_known_metric(id));
   CHECK(known_metric_list().starts_with("event_time_mean, event_time_p50, "));
 }

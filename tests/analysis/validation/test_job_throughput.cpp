@@ -45,8 +45,9 @@ TEST_CASE("the first value line decides whether a text is a per-job throughput l
 }
 
 TEST_CASE("bad values in a per-job throughput log name their line") {
-  CHECK(error_of("4.1\n\n-3.9\n") == "rates.txt: line 3: expected a positive number of events per second (a job "
-                                      "that completed no event has no throughput), got \"-3.9\"");
+  CHECK(error_of("4.1\n\n-3.9\n") ==
+        "rates.txt: line 3: expected a positive number of events per second (a job "
+        "that completed no event has no throughput), got \"-3.9\"");
   CHECK(error_of("4.1\n0\n").find("rates.txt: line 2: expected a positive number") == 0);
   CHECK(error_of("4.1\nnan\n") == "rates.txt: line 2: expected a finite number of events per second, got \"nan\"");
   CHECK(error_of("4.1\ninf\n") == "rates.txt: line 2: expected at most 1e+09 events per second, got \"inf\"");
@@ -59,11 +60,11 @@ TEST_CASE("bad values in a per-job throughput log name their line") {
 
 TEST_CASE("a job's throughput is its events over its wall time; only jobs done with events count") {
   std::vector<JobRecord> jobs(5);
-  jobs[0] = {0, 0, 0, 25, -1, 100, JobOutcome::Done, 1};          // 100 events in 25 s: 4 events/s
-  jobs[1] = {1, 0, 10, 30, -1, 50, JobOutcome::Done, 1};          // started at 10 s: 50 / 20 = 2.5
-  jobs[2] = {2, 0, 0, 12, -1, 30, JobOutcome::Failed, 1};         // failed: no throughput in a log
-  jobs[3] = {3, 0, 0, 0, -1, 0, JobOutcome::Running, 1};          // still running at the end
-  jobs[4] = {4, 0, 5, 5, -1, 0, JobOutcome::Done, 1};             // no event: no throughput
+  jobs[0] = {0, 0, 0, 25, -1, 100, JobOutcome::Done, 1};   // 100 events in 25 s: 4 events/s
+  jobs[1] = {1, 0, 10, 30, -1, 50, JobOutcome::Done, 1};   // started at 10 s: 50 / 20 = 2.5
+  jobs[2] = {2, 0, 0, 12, -1, 30, JobOutcome::Failed, 1};  // failed: no throughput in a log
+  jobs[3] = {3, 0, 0, 0, -1, 0, JobOutcome::Running, 1};   // still running at the end
+  jobs[4] = {4, 0, 5, 5, -1, 0, JobOutcome::Done, 1};      // no event: no throughput
   const auto rates = job_throughputs(jobs);
   REQUIRE(rates.size() == 2);
   CHECK(rates[0] == 4.0);

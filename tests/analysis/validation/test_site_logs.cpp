@@ -33,35 +33,47 @@ TEST_CASE("an event log with ISO 8601 times and UTC offsets") {
 }
 
 TEST_CASE("malformed event logs name the line and the column") {
-  CHECK(test::input_error_of([] { read_event_log(logs("events_bad_time.csv")); })
-            .find("events_bad_time.csv: line 3, column \"start\": expected an ISO 8601 time") != std::string::npos);
-  CHECK(test::input_error_of([] { read_event_log(logs("condor_history.json")); }).find("condor_history.json") != std::string::npos);
+  CHECK(test::input_error_of([] {
+          read_event_log(logs("events_bad_time.csv"));
+        }).find("events_bad_time.csv: line 3, column \"start\": expected an ISO 8601 time") != std::string::npos);
+  CHECK(test::input_error_of([] { read_event_log(logs("condor_history.json")); }).find("condor_history.json") !=
+        std::string::npos);
 }
 
-TEST_CASE("event times within 1e11 s either side of 0, events within the longest run (1e8 s): beyond, differences overflow") {
+TEST_CASE(
+    "event times within 1e11 s either side of 0, events within the longest run (1e8 s): beyond, differences overflow") {
   const std::string header = "job,event,start_s,end_s\n";
   // 1e11 is a Unix time in the year 5138; an event from -1e11 to -1e11 + 1e8 s is one of the longest.
   const auto edge = parse_event_log(header + "1,0,99999999999,1e11\n2,0,-1e11,-99900000000\n", "edge.csv");
   CHECK(edge[0].time_s() == 1);
   CHECK(edge[1].time_s() == 1e8);
-  const auto error = [&](const std::string& row) { return test::input_error_of([&] { parse_event_log(header + row, "t.csv"); }); };
-  CHECK(error("1,0,0,1.7e308\n").find("t.csv: line 2, column \"end_s\": expected a time of at most 1e+11 s") != std::string::npos);
-  CHECK(error("1,0,-1e308,1\n").find("t.csv: line 2, column \"start_s\": expected a time of at least -1e+11 s") != std::string::npos);
-  CHECK(error("1,0,0,100000000.5\n").find("t.csv: line 2, column \"end_s\": expected an event of at most 1e+08 s") != std::string::npos);
+  const auto error = [&](const std::string& row) {
+    return test::input_error_of([&] { parse_event_log(header + row, "t.csv"); });
+  };
+  CHECK(error("1,0,0,1.7e308\n").find("t.csv: line 2, column \"end_s\": expected a time of at most 1e+11 s") !=
+        std::string::npos);
+  CHECK(error("1,0,-1e308,1\n").find("t.csv: line 2, column \"start_s\": expected a time of at least -1e+11 s") !=
+        std::string::npos);
+  CHECK(error("1,0,0,100000000.5\n").find("t.csv: line 2, column \"end_s\": expected an event of at most 1e+08 s") !=
+        std::string::npos);
   // ISO 8601 times reach the year 9999, past the bound.
-  CHECK(test::input_error_of([] { parse_event_log("job,event,start,end\n1,0,2022-05-01T12:00:00Z,9999-12-31T23:59:59Z\n", "iso.csv"); })
-            .find("iso.csv: line 2, column \"end\": expected a time of at most 1e+11 s") != std::string::npos);
+  CHECK(test::input_error_of([] {
+          parse_event_log("job,event,start,end\n1,0,2022-05-01T12:00:00Z,9999-12-31T23:59:59Z\n", "iso.csv");
+        }).find("iso.csv: line 2, column \"end\": expected a time of at most 1e+11 s") != std::string::npos);
 }
 
 TEST_CASE("condor_history: dates within 1e11 s and wall times within the longest run (1e8 s)") {
-  const auto error = [](const std::string& ad) { return test::input_error_of([&] { parse_condor_history("[" + ad + "]", "c.json"); }); };
-  CHECK(error(R"({"ClusterId": 1, "CompletionDate": 1.7e308, "RemoteWallClockTime": 1})").find("c.json: /0/CompletionDate: ") !=
-        std::string::npos);
-  CHECK(error(R"({"ClusterId": 1, "CompletionDate": 20, "RemoteWallClockTime": 1.7e308})").find("c.json: /0/RemoteWallClockTime: ") !=
-        std::string::npos);
+  const auto error = [](const std::string& ad) {
+    return test::input_error_of([&] { parse_condor_history("[" + ad + "]", "c.json"); });
+  };
+  CHECK(error(R"({"ClusterId": 1, "CompletionDate": 1.7e308, "RemoteWallClockTime": 1})")
+            .find("c.json: /0/CompletionDate: ") != std::string::npos);
+  CHECK(error(R"({"ClusterId": 1, "CompletionDate": 20, "RemoteWallClockTime": 1.7e308})")
+            .find("c.json: /0/RemoteWallClockTime: ") != std::string::npos);
   CHECK(error(R"({"ClusterId": 1, "CompletionDate": 2e8, "JobCurrentStartDate": 1})")
             .find("c.json: /0: expected a wall-clock time from 0 to 1e+08 s") != std::string::npos);
-  CHECK(parse_condor_history(R"([{"ClusterId": 1, "CompletionDate": 1e11, "RemoteWallClockTime": 1e8}])", "c.json")[0].wall_s == 1e8);
+  CHECK(parse_condor_history(R"([{"ClusterId": 1, "CompletionDate": 1e11, "RemoteWallClockTime": 1e8}])", "c.json")[0]
+            .wall_s == 1e8);
 }
 
 TEST_CASE("condor_history -json: wall time, CPU time, skipping unfinished jobs") {
@@ -73,8 +85,9 @@ TEST_CASE("condor_history -json: wall time, CPU time, skipping unfinished jobs")
   CHECK(jobs[0].machine == "slot1_3@wn-042.example.org");
   // No RemoteWallClockTime: CompletionDate - JobCurrentStartDate.
   CHECK(jobs[1].wall_s == 1651407680 - 1651406420);
-  CHECK(test::input_error_of([] { read_condor_history(logs("condor_history_bad.json")); })
-            .find("condor_history_bad.json: /0/RemoteWallClockTime: expected a number") != std::string::npos);
+  CHECK(test::input_error_of([] {
+          read_condor_history(logs("condor_history_bad.json"));
+        }).find("condor_history_bad.json: /0/RemoteWallClockTime: expected a number") != std::string::npos);
 }
 
 TEST_CASE("Triton Prometheus scrapes: deltas of the cumulative counters give rates and per-request means") {
@@ -95,10 +108,12 @@ TEST_CASE("Prometheus samples with timestamps need no scrape time; without, they
   const auto a = read_prometheus_scrape(logs("triton_metrics_stamped_0.txt"), std::nullopt);
   const auto b = read_prometheus_scrape(logs("triton_metrics_stamped_1.txt"), std::nullopt);
   CHECK(triton_window({a, b}).requests_per_s == doctest::Approx(2.0));
-  CHECK(test::input_error_of([] { read_prometheus_scrape(logs("triton_metrics_0.txt"), std::nullopt); }).find("@SECONDS") !=
-        std::string::npos);
-  CHECK(test::input_error_of([] { read_prometheus_scrape(logs("triton_metrics_bad.txt"), 1.0); })
-            .find("triton_metrics_bad.txt: line 1: expected a finite, non-negative sample value") != std::string::npos);
+  CHECK(test::input_error_of([] {
+          read_prometheus_scrape(logs("triton_metrics_0.txt"), std::nullopt);
+        }).find("@SECONDS") != std::string::npos);
+  CHECK(test::input_error_of([] {
+          read_prometheus_scrape(logs("triton_metrics_bad.txt"), 1.0);
+        }).find("triton_metrics_bad.txt: line 1: expected a finite, non-negative sample value") != std::string::npos);
   CHECK_THROWS_AS(triton_window({a}), InputError);
 }
 
@@ -111,9 +126,9 @@ TEST_CASE("comparison rows: relative errors, KS and Wasserstein, tolerances by m
   CHECK(rows[0].error == doctest::Approx(0.1));  // 27.5 vs 25
   CHECK(rows[3].tolerance == 0.5);
   CHECK(rows[4].id == "event_time_ks");
-  CHECK(rows[4].error == doctest::Approx(0.25));  // F differs by 1/4 between 10-11, 20-22, ...
+  CHECK(rows[4].error == doctest::Approx(0.25));      // F differs by 1/4 between 10-11, 20-22, ...
   CHECK(rows[5].error == doctest::Approx(2.5 / 25));  // W1 = mean shift 2.5 s, over the 25 s mean
-  CHECK(rows[5].pass);  // 0.1 <= 0.1
+  CHECK(rows[5].pass);                                // 0.1 <= 0.1
   CHECK_FALSE(compare_value("x", "x", 100, 121, t).pass);
 }
 
@@ -131,7 +146,8 @@ TEST_CASE("perf_analyzer's JSON profile: latencies of the requests answered insi
 }
 
 TEST_CASE("a malformed profile export names the JSON pointer") {
-  CHECK(test::input_error_of([] { validation::read_perf_profile(logs("perf_profile_bad.json")); })
-            .find("perf_profile_bad.json: /experiments/0/requests/0/response_timestamps/0: expected a response after") !=
+  CHECK(test::input_error_of([] {
+          validation::read_perf_profile(logs("perf_profile_bad.json"));
+        }).find("perf_profile_bad.json: /experiments/0/requests/0/response_timestamps/0: expected a response after") !=
         std::string::npos);
 }

@@ -40,7 +40,8 @@ TEST_CASE("the TCP window caps one flow's rate at gamma / (2 x one-way latency)"
   CHECK(m.flow_rate_Bps == doctest::Approx(100e3 / (2 * 1.12e-3)));
 }
 
-TEST_CASE("a server frontend adds its parsing and serialising to t_ideal and saturates at threads x t_ideal / t_frontend") {
+TEST_CASE(
+    "a server frontend adds its parsing and serialising to t_ideal and saturates at threads x t_ideal / t_frontend") {
   nlohmann::json d = test::base_scenario();
   d["platform"]["servers"][0]["frontend"] = {{"threads", 3}, {"per_request", "1ms"}, {"input_bandwidth", "0.8Gbps"}};
   d["platform"]["site_uplink"]["bandwidth"] = "100Gbps";  // so that no link saturates first

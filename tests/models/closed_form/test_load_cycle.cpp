@@ -10,7 +10,8 @@
 using namespace sonicsim;
 using nlohmann::json;
 
-TEST_CASE("waves cycle with their period, from when the first wave's longest job can have ended to the last wave's end") {
+TEST_CASE(
+    "waves cycle with their period, from when the first wave's longest job can have ended to the last wave's end") {
   json d = test::base_scenario();
   d["platform"]["worker_pools"][0]["cores_per_node"] = 100;
   d["workload"]["jobs"] = 95;

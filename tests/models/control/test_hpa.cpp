@@ -13,7 +13,8 @@ using namespace sonicsim;
 namespace {
 
 // Replicas after each sync at 0, 15, 30 ... s, for `syncs` syncs, starting from `replicas`.
-std::vector<int> run(HorizontalPodAutoscaler& hpa, int replicas, int syncs, const std::function<double(double)>& metric) {
+std::vector<int> run(HorizontalPodAutoscaler& hpa, int replicas, int syncs,
+                     const std::function<double(double)>& metric) {
   std::vector<int> out;
   for (int k = 0; k < syncs; ++k) {
     const double t = 15.0 * k;

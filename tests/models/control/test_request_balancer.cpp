@@ -32,7 +32,8 @@ TEST_CASE("least_request: two draws with replacement, fewer active requests wins
     std::vector<std::int64_t> active;
     for (int s = 0; s < 4; ++s) active.push_back(balancer.active(s));
     const auto first = static_cast<int>(replay.below(4)), second = static_cast<int>(replay.below(4));
-    const int expected = active[static_cast<std::size_t>(second)] < active[static_cast<std::size_t>(first)] ? second : first;
+    const int expected =
+        active[static_cast<std::size_t>(second)] < active[static_cast<std::size_t>(first)] ? second : first;
     REQUIRE(balancer.pick(0, 0, &rng) == expected);
     if (i % 3 == 0) balancer.answered(expected);  // requests stay active unevenly
   }

@@ -10,7 +10,7 @@ TEST_CASE("the token bucket admits its capacity at once, then one connection per
   TokenBucket bucket({5, 1, 12});
   int accepted = 0;
   for (int i = 0; i < 7; ++i) accepted += bucket.take(0) ? 1 : 0;
-  CHECK(accepted == 5);           // full at the start
+  CHECK(accepted == 5);            // full at the start
   CHECK_FALSE(bucket.take(11.9));  // no tick yet
   CHECK(bucket.take(12));          // the tick at 12 s adds one
   CHECK_FALSE(bucket.take(12));

@@ -41,15 +41,15 @@ TEST_CASE("an unknown name is an error listing every name of the table in its or
         "f.json: /fruit: expected \"apple\", \"pear\" or \"plum\" (a fruit of the orchard), got \"fig\"");
   CHECK(error_reading("Apple", [](const JsonNode& n) { n.choice(kFruits); }) ==
         "f.json: /fruit: expected \"apple\", \"pear\" or \"plum\", got \"Apple\"");
-  CHECK(error_reading(3, [](const JsonNode& n) { n.choice(kFruits); }) == "f.json: /fruit: expected a string, got number 3");
+  CHECK(error_reading(3, [](const JsonNode& n) { n.choice(kFruits); }) ==
+        "f.json: /fruit: expected a string, got number 3");
 }
 
 TEST_CASE("choice lists: one name, two, several; a filtered table; the name of a value") {
   CHECK(or_list({"a"}) == "\"a\"");
   CHECK(or_list({"a", "b"}) == "\"a\" or \"b\"");
   CHECK(or_list({"a", "b", "c", "d"}) == "\"a\", \"b\", \"c\" or \"d\"");
-  CHECK(choice_list_except(kFruits, Fruit::Pear) ==
-        "\"apple\" or \"plum\"");
+  CHECK(choice_list_except(kFruits, Fruit::Pear) == "\"apple\" or \"plum\"");
   CHECK(choice_name(kFruits, Fruit::Plum) == "plum");
 }
 

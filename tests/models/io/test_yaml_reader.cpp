@@ -23,7 +23,8 @@ test::Failure refusal(const std::string& text) {
 TEST_CASE("plain scalars resolve as go-yaml v2 resolves them; quoted and block scalars stay strings") {
   const json v = yaml(
       "a: yes\nb: Off\nc: False\nd: ~\ne:\nf: 0x1F\ng: 0o17\nh: 017\ni: 1_000\nj: -42\nk: 0.25\nl: .5\n"
-      "m: 1e3\nn: \"20\"\no: '0.01'\np: 5s\nq: 26.04-py3\nr: 1e999\ns: 08\nt: |\n  two\n  lines\nu: 18446744073709551615\n");
+      "m: 1e3\nn: \"20\"\no: '0.01'\np: 5s\nq: 26.04-py3\nr: 1e999\ns: 08\nt: |\n  two\n  lines\nu: "
+      "18446744073709551615\n");
   CHECK(v["a"] == true);
   CHECK(v["b"] == false);
   CHECK(v["c"] == false);
@@ -64,10 +65,10 @@ TEST_CASE("tags choose the type, and a value not of its tag is refused") {
 TEST_CASE("a merge key copies the merged maps' keys in document order, as go-yaml v2 does") {
   const json v = yaml(
       "base: &b {x: 1, y: 2}\nother: &o {y: 20, z: 30}\n"
-      "after: {<<: *b, y: 3}\n"       // the key after the merge wins
-      "before: {y: 3, <<: *b}\n"      // v2: the merge, coming later, wins
-      "list: {<<: [*b, *o]}\n"        // of a list, the first map wins
-      "quoted: {'<<': 1}\n");         // a quoted << is a key like any other
+      "after: {<<: *b, y: 3}\n"   // the key after the merge wins
+      "before: {y: 3, <<: *b}\n"  // v2: the merge, coming later, wins
+      "list: {<<: [*b, *o]}\n"    // of a list, the first map wins
+      "quoted: {'<<': 1}\n");     // a quoted << is a key like any other
   CHECK(v["after"] == json{{"x", 1}, {"y", 3}});
   CHECK(v["before"] == json{{"x", 1}, {"y", 2}});
   CHECK(v["list"] == json{{"x", 1}, {"y", 2}, {"z", 30}});
@@ -102,9 +103,11 @@ TEST_CASE("a syntax error names its line and column; a tab indenting the line is
 TEST_CASE("a ',' where a document should start is a syntax error at the ',', not an endless run of null documents") {
   // yaml-cpp 0.7 leaves the ',' unread and starts every later document on it; go-yaml's parser
   // stops there with "did not find expected node content".
-  for (const auto& [text, where] : {std::pair{",\n", "line 1, column 1"}, {"---\n,\n", "line 2, column 1"},
-                                     {"&x ,\n", "line 1, column 4"}, {"- a\n,\n", "line 2, column 1"},
-                                     {"|\n  text\n,\n", "line 3, column 1"}}) {
+  for (const auto& [text, where] : {std::pair{",\n", "line 1, column 1"},
+                                    {"---\n,\n", "line 2, column 1"},
+                                    {"&x ,\n", "line 1, column 4"},
+                                    {"- a\n,\n", "line 2, column 1"},
+                                    {"|\n  text\n,\n", "line 3, column 1"}}) {
     const test::Failure f = refusal(text);
     CHECK(f.where == where);
     CHECK(f.message == "invalid YAML: did not find expected node content");
@@ -123,7 +126,8 @@ TEST_CASE("the text is UTF-8 without control characters, as go-yaml's reader tak
   CHECK(refusal("a: 1\n# caf\xc3\n").where == "line 2, column 6");  // in a comment too
   CHECK(refusal("a: 1\n# caf\xc3\n").message == "expected UTF-8 text, got the byte \\xC3");
   CHECK(refusal("a: \x1b[31m\n").where == "line 1, column 4");
-  CHECK(yaml("\xef\xbb\xbf" "a: caf\xc3\xa9\r\n") == json{{"a", "caf\xc3\xa9"}});  // a BOM, CR LF and UTF-8 are fine
+  CHECK(yaml("\xef\xbb\xbf"
+             "a: caf\xc3\xa9\r\n") == json{{"a", "caf\xc3\xa9"}});  // a BOM, CR LF and UTF-8 are fine
 }
 
 TEST_CASE("nesting and alias expansion are bounded: a few bytes cannot become a billion values") {
@@ -131,10 +135,10 @@ TEST_CASE("nesting and alias expansion are bounded: a few bytes cannot become a 
   for (int i = 0; i < 100; ++i) deep += "[";
   CHECK(refusal(deep + std::string(100, ']')).message.find("nested more than 64") != std::string::npos);
   std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
-  for (char c = 'b'; c <= 'j'; ++c) bomb += std::string(1, c) + ": &" + c + " [*" + char(c - 1) + ", *" + char(c - 1) + ", *" +
-                                           char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) +
-                                           ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" +
-                                           char(c - 1) + "]\n";
+  for (char c = 'b'; c <= 'j'; ++c)
+    bomb += std::string(1, c) + ": &" + c + " [*" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" +
+            char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) +
+            ", *" + char(c - 1) + ", *" + char(c - 1) + "]\n";
   CHECK(refusal(bomb).message.find("aliases are expanded") != std::string::npos);
   CHECK(refusal("a: &a [*a]\n").message.find("nested more than 64") != std::string::npos);  // an alias to itself
   // yaml-cpp's own recursion limit (500 levels) ends a deeper document before it is converted.

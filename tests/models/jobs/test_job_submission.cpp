@@ -84,13 +84,16 @@ TEST_CASE("job traces: CSV with optional events, condor_history's QDate, sorted 
   const auto error = [](const std::string& text, const std::string& path) {
     return test::input_error_of([&] { parse_job_trace(text, path); });
   };
-  CHECK(error("submit,events\n1,1\n", "t.csv") == "t.csv: line 1: expected a \"submit_s\" column (seconds from the start of the run)");
-  CHECK(error("submit_s\n-1\n", "t.csv") == "t.csv: line 2, column \"submit_s\": expected a submit time from 0 to 1e8 seconds, got -1");
+  CHECK(error("submit,events\n1,1\n", "t.csv") ==
+        "t.csv: line 1: expected a \"submit_s\" column (seconds from the start of the run)");
+  CHECK(error("submit_s\n-1\n", "t.csv") ==
+        "t.csv: line 2, column \"submit_s\": expected a submit time from 0 to 1e8 seconds, got -1");
   CHECK(error("submit_s\nsoon\n", "t.csv") == "t.csv: line 2, column \"submit_s\": expected a number, got \"soon\"");
   CHECK(error("submit_s,events\n1,0\n", "t.csv") ==
         "t.csv: line 2, column \"events\": expected from 1 to 20000000 events, got 0");
   CHECK(error("submit_s\n", "t.csv") == "t.csv: rows: expected at least one job");
-  CHECK(error(R"([{"ClusterId": 1}])", "h.json") == "h.json: /0: expected a \"QDate\" (the Unix time the job was submitted)");
+  CHECK(error(R"([{"ClusterId": 1}])", "h.json") ==
+        "h.json: /0: expected a \"QDate\" (the Unix time the job was submitted)");
 }
 
 TEST_CASE("the sample trace and the condor_history file that validate reads are traces") {

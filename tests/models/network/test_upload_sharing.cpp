@@ -14,7 +14,8 @@ using namespace sonicsim::network::test;
 namespace {
 
 // |a - b| within 1e-9 of the reference transfer's duration.
-void check_ends(const std::vector<TraceUpload>& trace, const std::vector<double>& got, const std::vector<double>& want) {
+void check_ends(const std::vector<TraceUpload>& trace, const std::vector<double>& got,
+                const std::vector<double>& want) {
   REQUIRE(got.size() == want.size());
   int checked = 0;
   for (std::size_t i = 0; i < trace.size(); ++i) {
@@ -47,7 +48,8 @@ std::vector<TraceUpload> random_trace(Random& rnd, int uploads, double rate, int
   while (static_cast<int>(trace.size()) < uploads) {
     t += rnd.exponential(rate);
     for (int k = 0; k < burst && static_cast<int>(trace.size()) < uploads; ++k) {
-      TraceUpload u{t, rnd.below(classes), rnd.below(senders), senders + rnd.below(receivers), bytes * rnd.uniform(0.5, 1.5)};
+      TraceUpload u{t, rnd.below(classes), rnd.below(senders), senders + rnd.below(receivers),
+                    bytes * rnd.uniform(0.5, 1.5)};
       if (rnd.uniform(0, 1) < cancel_share) u.cancel_s = t + rnd.uniform(0, 4 * bytes / 1e8);
       trace.push_back(u);
     }
@@ -119,8 +121,8 @@ TEST_CASE("random traces end as the plain fluid simulation ends them") {
   // ProtoDUNE-like routes: 6 ms latency phase, TCP bound 250 MB/s, 15.6 MB requests; worker links
   // of 1.25 GB/s (five uploads at the bound fill one), server links of 4 GB/s.
   const RouteClass protodune{0.006, 250e6, 0.006};
-  const RouteClass near{0.0012, 1.25e9, 0.0012};    // a nearer site: its bound is its worker link
-  const RouteClass unbounded{0.003, 0, 0.003};        // TCP-gamma 0: no bound
+  const RouteClass near{0.0012, 1.25e9, 0.0012};  // a nearer site: its bound is its worker link
+  const RouteClass unbounded{0.003, 0, 0.003};    // TCP-gamma 0: no bound
   struct Case {
     const char* name;
     double shared_Bps;
@@ -146,12 +148,13 @@ TEST_CASE("random traces end as the plain fluid simulation ends them") {
   };
   for (const Case& c : cases) {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-      const std::string name = c.name; CAPTURE(name);
+      const std::string name = c.name;
+      CAPTURE(name);
       CAPTURE(seed);
       Random rnd(seed);
       const int senders = 12, receivers = 4;
-      const std::vector<TraceUpload> trace =
-          random_trace(rnd, 400, c.rate, c.burst, senders, receivers, static_cast<int>(c.classes.size()), 15.6e6, c.cancel_share);
+      const std::vector<TraceUpload> trace = random_trace(rnd, 400, c.rate, c.burst, senders, receivers,
+                                                          static_cast<int>(c.classes.size()), 15.6e6, c.cancel_share);
       std::vector<double> private_Bps(senders, c.worker_Bps);
       private_Bps.insert(private_Bps.end(), receivers, c.server_Bps);
       const TraceLinks links{c.shared_Bps, private_Bps, c.classes, c.factor};
@@ -165,7 +168,8 @@ TEST_CASE("a clock busy for long is moved back to zero without moving any end") 
   // busy for the whole 100 s and passes the 2^40 B at which it is rebased within the first second.
   Random rnd(5);
   std::vector<TraceUpload> trace;
-  for (int k = 0; k < 200; ++k) trace.push_back({0.1 * k + rnd.uniform(0, 0.01), 0, rnd.below(8), 8 + rnd.below(2), 2e12 * rnd.uniform(0.5, 1.5)});
+  for (int k = 0; k < 200; ++k)
+    trace.push_back({0.1 * k + rnd.uniform(0, 0.01), 0, rnd.below(8), 8 + rnd.below(2), 2e12 * rnd.uniform(0.5, 1.5)});
   const TraceLinks links{4e12, std::vector<double>(10, 1e15), {{0.001, 0, 0.001}}};
   check_ends(trace, sharing_ends(links, trace), reference_ends(links, trace));
 }

@@ -43,10 +43,10 @@ TEST_CASE("a --set by the other name of a key the file gives replaces it, and th
   CHECK(gpus.device_naming == DeviceNaming::Device);
   // The other name inside the pointer too: a latency for the T4 under kernel_latency_by_gpu of a
   // file that has kernel_latency_by_device, then the server on the T4.
-  const Scenario t4 = load_scenario(
-      SONICSIM_SCENARIOS_DIR "/cms-particlenet-gpus.json",
-      {{"/models/particlenet/kernel_latency_by_gpu/T4", R"({"type": "affine", "intercept": "2ms", "per_item": "10us"})"},
-       {"/platform/servers/0/gpu", "T4"}});
+  const Scenario t4 = load_scenario(SONICSIM_SCENARIOS_DIR "/cms-particlenet-gpus.json",
+                                    {{"/models/particlenet/kernel_latency_by_gpu/T4",
+                                      R"({"type": "affine", "intercept": "2ms", "per_item": "10us"})"},
+                                     {"/platform/servers/0/gpu", "T4"}});
   CHECK(t4.platform.servers[0].gpu_type == "T4");
   CHECK(kernel_latency_s(t4.models[t4.model_index("particlenet")].latency_for("T4"), 100) == doctest::Approx(0.003));
 }

@@ -65,7 +65,8 @@ TEST_CASE("unknown, ambiguous and self references, and cycles, are refused at th
   d["workload"]["modules"][2]["after"] = {"ml"};
   f = failure_of_document(d);
   CHECK(f.where == "/workload/modules/0/after");
-  CHECK(f.message.find("the modules \"reco\" -> \"reco2\" -> \"ml\" -> \"reco\" each wait for the next (a cycle)") == 0);
+  CHECK(f.message.find("the modules \"reco\" -> \"reco2\" -> \"ml\" -> \"reco\" each wait for the next (a cycle)") ==
+        0);
 
   d = three_modules();
   d["workload"]["modules"][0]["after"] = "reco2";

@@ -32,7 +32,8 @@ double seconds_per_event(Take take) {
   const json report = report_document();
   double ms = 0;
   for (const json& m : report["modules"])
-    if (m["label"] != "idle" && take(m["type"].get<std::string>(), m["label"].get<std::string>())) ms += m["time_thread"].get<double>();
+    if (m["label"] != "idle" && take(m["type"].get<std::string>(), m["label"].get<std::string>()))
+      ms += m["time_thread"].get<double>();
   return ms / report["total"]["events"].get<double>() / 1e3;
 }
 
@@ -74,7 +75,8 @@ TEST_CASE("modules_from, grouped as one: the non-offloaded modules' time per eve
   REQUIRE(s.workload.modules.size() == 2);
   CHECK(cpu_at(s, 0).name == "process RECO");
   // 40 + 8 + 120 + 400 + 200 + 80 ms of modules, 20 ms "other", 12 ms "eventsetup" over 4 events.
-  const double expected = seconds_per_event([](const std::string&, const std::string& label) { return label != kTagger; });
+  const double expected =
+      seconds_per_event([](const std::string&, const std::string& label) { return label != kTagger; });
   CHECK(expected == doctest::Approx(0.220));
   CHECK(seconds(cpu_at(s, 0)) == doctest::Approx(expected).epsilon(1e-12));
   const auto& tagger = std::get<InferenceModule>(s.workload.modules.at(1));
@@ -84,7 +86,8 @@ TEST_CASE("modules_from, grouped as one: the non-offloaded modules' time per eve
   CHECK(tagger.items_per_request == 8);
   CHECK(std::get<ConstantDist>(tagger.preprocess).value == doctest::Approx(0.002));
   // Where no server serves it, it runs as it did when the report was taken: 600 ms over 4 events.
-  const double tagger_s = seconds_per_event([](const std::string&, const std::string& label) { return label == kTagger; });
+  const double tagger_s =
+      seconds_per_event([](const std::string&, const std::string& label) { return label == kTagger; });
   CHECK(std::get<ConstantDist>(*tagger.cpu_fallback).value == doctest::Approx(tagger_s).epsilon(1e-12));
   REQUIRE(s.workload.modules_report.has_value());
   CHECK(s.workload.modules_report->events == 4);
@@ -98,17 +101,20 @@ TEST_CASE("modules_from without offload: one CPU step of every module but idle")
   CHECK(seconds(cpu_at(s, 0)) == doctest::Approx(expected).epsilon(1e-12));
 }
 
-TEST_CASE("modules_from grouped by C++ type: one step per type, where its first module is, the offloaded one in between") {
+TEST_CASE(
+    "modules_from grouped by C++ type: one step per type, where its first module is, the offloaded one in between") {
   const Scenario s = test::parse(from_report("type"));
-  const std::vector<std::string> names{"PoolSource", "BeamSpotProducer", "SiPixelClusterProducer", "TrackProducer", kTagger,
-                                       "FastjetJetProducer", "other", "eventsetup"};
+  const std::vector<std::string> names{
+      "PoolSource", "BeamSpotProducer", "SiPixelClusterProducer", "TrackProducer", kTagger, "FastjetJetProducer",
+      "other",      "eventsetup"};
   REQUIRE(s.workload.modules.size() == names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     CAPTURE(i);
     const std::string name = std::visit([](const auto& m) { return m.name; }, s.workload.modules[i]);
     CHECK(name == names[i]);
     if (i == 4) continue;
-    const double expected = seconds_per_event([&](const std::string& type, const std::string&) { return type == names[i]; });
+    const double expected =
+        seconds_per_event([&](const std::string& type, const std::string&) { return type == names[i]; });
     CHECK(seconds(cpu_at(s, i)) == doctest::Approx(expected).epsilon(1e-12));
   }
   // Both TrackProducers: (400 + 200) ms over 4 events.
@@ -149,7 +155,8 @@ TEST_CASE("modules_from in named groups (by package): members by label or type, 
   const auto in_jets = [](const std::string&, const std::string& label) { return label == "ak4PFJets"; };
   CHECK(seconds(cpu_at(s, 1)) == doctest::Approx(seconds_per_event(in_tracker)).epsilon(1e-12));
   CHECK(seconds(cpu_at(s, 3)) == doctest::Approx(seconds_per_event(in_jets)).epsilon(1e-12));
-  CHECK(seconds(cpu_at(s, 0)) == doctest::Approx(seconds_per_event([&](const std::string& type, const std::string& label) {
+  CHECK(seconds(cpu_at(s, 0)) ==
+        doctest::Approx(seconds_per_event([&](const std::string& type, const std::string& label) {
           return !in_tracker(type, label) && !in_jets(type, label) && label != kTagger;
         })).epsilon(1e-12));
 }
@@ -213,11 +220,13 @@ TEST_CASE("bad modules_from settings are refused where they are written") {
 
   d = from_report("package");
   CHECK(failure_of_document(d).where == "/workload/modules_from/group");
-  CHECK(failure_of_document(d).message == "expected \"all\", \"type\" or \"module\" (or an object of named groups), got \"package\"");
+  CHECK(failure_of_document(d).message ==
+        "expected \"all\", \"type\" or \"module\" (or an object of named groups), got \"package\"");
 
   d = from_report(3);
   CHECK(failure_of_document(d).where == "/workload/modules_from/group");
-  CHECK(failure_of_document(d).message == "expected \"all\", \"type\" or \"module\" (or an object of named groups), got number");
+  CHECK(failure_of_document(d).message ==
+        "expected \"all\", \"type\" or \"module\" (or an object of named groups), got number");
 
   d = from_report("all");
   d["workload"]["modules_from"]["offload"]["noSuchModule"] = {{"model", "m"}, {"request", tagger_request()}};
@@ -248,7 +257,8 @@ TEST_CASE("named groups that do not fit the report are refused") {
   CHECK(failure_of_document(d).message.find("\"noSuchLabelOrType\" is no CPU module's label or C++ type") == 0);
   d = from_report(json{{"a", {"TrackProducer"}}, {"b", {"initialStepTracks"}}});
   CHECK(failure_of_document(d).where == "/workload/modules_from/group/b/0");
-  CHECK(failure_of_document(d).message == "module \"initialStepTracks\" is already in group \"a\": expected each module in one group");
+  CHECK(failure_of_document(d).message ==
+        "module \"initialStepTracks\" is already in group \"a\": expected each module in one group");
   d = from_report(json{{"g", {kTagger}}});
   CHECK(failure_of_document(d).message.find("is offloaded") != std::string::npos);
   d = from_report(json{{"g", json::array()}});
@@ -265,17 +275,20 @@ TEST_CASE("a report that is missing or malformed is refused, naming the report a
   CHECK(failure.where == "/total/events");
   CHECK(failure.message.find("no events") != std::string::npos);
 
-  failure = failure_of_document(with_edited_report("negative.json", [](json& r) { r["modules"][3]["time_thread"] = -1.5; }));
+  failure =
+      failure_of_document(with_edited_report("negative.json", [](json& r) { r["modules"][3]["time_thread"] = -1.5; }));
   CHECK(failure.where == "/modules/3/time_thread");
   CHECK(failure.message.find("expected a number >= 0") == 0);
 
-  failure = failure_of_document(with_edited_report("string_time.json", [](json& r) { r["modules"][1]["time_thread"] = "8"; }));
+  failure = failure_of_document(
+      with_edited_report("string_time.json", [](json& r) { r["modules"][1]["time_thread"] = "8"; }));
   CHECK(failure.where == "/modules/1/time_thread");
 
   failure = failure_of_document(with_edited_report("no_label.json", [](json& r) { r["modules"][2].erase("label"); }));
   CHECK(failure.where == "/modules/2/label");
 
-  failure = failure_of_document(with_edited_report("repeated.json", [](json& r) { r["modules"][4]["label"] = "initialStepTracks"; }));
+  failure = failure_of_document(
+      with_edited_report("repeated.json", [](json& r) { r["modules"][4]["label"] = "initialStepTracks"; }));
   CHECK(failure.where == "/modules/4/label");
   CHECK(failure.message.find("repeats /modules/3") != std::string::npos);
 
@@ -285,12 +298,12 @@ TEST_CASE("a report that is missing or malformed is refused, naming the report a
   failure = failure_of_document(with_edited_report("entry.json", [](json& r) { r["modules"][0] = 7; }));
   CHECK(failure.where == "/modules/0");
 
-  failure = failure_of_document(with_edited_report("huge.json", [](json& r) { r["modules"][0]["time_thread"] = 1e300; }));
+  failure =
+      failure_of_document(with_edited_report("huge.json", [](json& r) { r["modules"][0]["time_thread"] = 1e300; }));
   CHECK(failure.where == "/modules/0/time_thread");
 
-  failure = failure_of_document(with_edited_report("only_idle.json", [](json& r) {
-    r["modules"] = json::array({r["modules"].back()});
-  }));
+  failure = failure_of_document(
+      with_edited_report("only_idle.json", [](json& r) { r["modules"] = json::array({r["modules"].back()}); }));
   CHECK(failure.where == "/workload/modules_from/fasttimer");
   CHECK(failure.message.find("only \"idle\"") != std::string::npos);
 }
@@ -348,7 +361,8 @@ TEST_CASE("a group that the offloaded module splits is a cycle, refused at the g
   json d = with_graph("all", test::write_scratch_file("split.gv", text));
   const test::Failure failure = failure_of_document(d);
   CHECK(failure.where == "/workload/modules_from/graph");
-  CHECK(failure.message.find("the modules \"process RECO\" -> \"" + kTagger + "\" -> \"process RECO\" each wait for the next") == 0);
+  CHECK(failure.message.find("the modules \"process RECO\" -> \"" + kTagger +
+                             "\" -> \"process RECO\" each wait for the next") == 0);
   CHECK(failure.message.find("\"group\": \"module\"") != std::string::npos);
   // One step per module has no cycle: the jets wait for the tagger, which waits for the tracks.
   d["workload"]["modules_from"]["group"] = "module";

@@ -26,14 +26,17 @@ TEST_CASE("perf scenario: exactly one of workload and perf_analyzer; the load's 
 
 TEST_CASE("perf scenario: warm-up and windows within the longest run (1e8 s), the error at the key that sets them") {
   // 10 windows of 1e7 s: exactly the longest run; a second of warm-up more is past it.
-  const json exactly = test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"windows", 10}, {"measurement_interval", "1e7s"}});
+  const json exactly =
+      test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"windows", 10}, {"measurement_interval", "1e7s"}});
   CHECK(test::parse(exactly).perf_analyzer->end_s() == 1e8);
   json past = exactly;
   past["perf_analyzer"]["warmup"] = "1s";
   CHECK(test::failure_of([&] { test::parse(past); }).where == "/perf_analyzer/windows");
-  const json many = test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"windows", 2'000'000'000}, {"measurement_interval", "1s"}});
+  const json many = test::perf_scenario(
+      {{"model", "m"}, {"concurrency", {1}}, {"windows", 2'000'000'000}, {"measurement_interval", "1s"}});
   CHECK(test::failure_of([&] { test::parse(many); }).where == "/perf_analyzer/windows");
   // The default 3 windows of 5e7 s: the interval is the key the scenario sets.
-  const json long_interval = test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"measurement_interval", "5e7s"}});
+  const json long_interval =
+      test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"measurement_interval", "5e7s"}});
   CHECK(test::failure_of([&] { test::parse(long_interval); }).where == "/perf_analyzer/measurement_interval");
 }

@@ -93,7 +93,8 @@ TEST_CASE("cross-references are checked") {
 TEST_CASE("kernel latency per GPU type must cover every served GPU type") {
   json d = test::base_scenario();
   d["models"]["m"].erase("kernel_latency");
-  d["models"]["m"]["kernel_latency_by_gpu"] = {{"A100", {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "1us"}}}};
+  d["models"]["m"]["kernel_latency_by_gpu"] = {
+      {"A100", {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "1us"}}}};
   CHECK(error_pointer(d) == "/models/m");
   d["models"]["m"]["kernel_latency_by_gpu"]["T4"] = {{"type", "affine"}, {"intercept", "2ms"}, {"per_item", "2us"}};
   const Scenario s = test::parse(d);
@@ -134,8 +135,8 @@ TEST_CASE("a kernel latency's scale multiplies its curve: a what-if, of every fo
 
 TEST_CASE("the kernel latency table must be increasing in batch size") {
   json d = test::base_scenario();
-  d["models"]["m"]["kernel_latency"] = json::parse(
-      R"({"type": "table", "points": [{"batch": 8, "latency": "2ms"}, {"batch": 4, "latency": "1ms"}]})");
+  d["models"]["m"]["kernel_latency"] =
+      json::parse(R"({"type": "table", "points": [{"batch": 8, "latency": "2ms"}, {"batch": 4, "latency": "1ms"}]})");
   CHECK(error_pointer(d) == "/models/m/kernel_latency/points/1/batch");
 }
 
@@ -170,12 +171,15 @@ TEST_CASE("syntax errors in the file name the line and column") {
   std::remove(path.c_str());
 }
 
-TEST_CASE("a server's accelerator is a device: device, devices_per_server and kernel_latency_by_device, or their older GPU names") {
+TEST_CASE(
+    "a server's accelerator is a device: device, devices_per_server and kernel_latency_by_device, or their older GPU "
+    "names") {
   // The same farm written both ways parses to the same groups and latencies.
   json old_names = test::base_scenario();
   old_names["platform"]["servers"][0]["gpus_per_server"] = 2;
   old_names["models"]["m"].erase("kernel_latency");
-  old_names["models"]["m"]["kernel_latency_by_gpu"] = {{"T4", {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "10us"}}}};
+  old_names["models"]["m"]["kernel_latency_by_gpu"] = {
+      {"T4", {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "10us"}}}};
   json new_names = old_names;
   auto& group = new_names["platform"]["servers"][0];
   group["device"] = "U250";
@@ -194,12 +198,14 @@ TEST_CASE("a server's accelerator is a device: device, devices_per_server and ke
 
   json both = new_names;
   both["platform"]["servers"][0]["gpu"] = "T4";
-  CHECK(test::input_error_of([&] { test::parse(both); })
-            .find("/platform/servers/0/gpu: give \"device\" or its older name \"gpu\", not both") != std::string::npos);
+  CHECK(test::input_error_of([&] {
+          test::parse(both);
+        }).find("/platform/servers/0/gpu: give \"device\" or its older name \"gpu\", not both") != std::string::npos);
   json neither = new_names;
   neither["platform"]["servers"][0].erase("device");
-  CHECK(test::input_error_of([&] { test::parse(neither); })
-            .find("/platform/servers/0: expected \"device\" (or its older name \"gpu\")") != std::string::npos);
+  CHECK(test::input_error_of([&] {
+          test::parse(neither);
+        }).find("/platform/servers/0: expected \"device\" (or its older name \"gpu\")") != std::string::npos);
   json unserved = new_names;
   unserved["platform"]["servers"][0]["device"] = "IPU";
   // The message lists the device types the model has latencies for, in the file's naming.
@@ -215,7 +221,8 @@ TEST_CASE("a server's accelerator is a device: device, devices_per_server and ke
   // A calibrated entry names its calibration file, as the scenario writes it.
   json calibrated = two;
   calibrated["models"]["m"]["kernel_latency_by_gpu"]["A100"] = {
-      {"type", "calibrated"}, {"file", test::write_scratch_file("a100-latency.json", R"({"format": "sonicsim latency model v1",
+      {"type", "calibrated"},
+      {"file", test::write_scratch_file("a100-latency.json", R"({"format": "sonicsim latency model v1",
       "selected": "table", "forms": {"table": {"points": [{"batch": 1, "latency_s": 0.001}]}}})")}};
   CHECK(test::input_error_of([&] { test::parse(calibrated); })
             .find("kernel_latency_by_gpu has A100 (calibrated: " +

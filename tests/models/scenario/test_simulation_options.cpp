@@ -13,8 +13,9 @@ TEST_CASE("stopping-rule settings are checked") {
   d["simulation"]["stop_at_precision"] = {{"relative_half_width", "1%"}};
   CHECK(test::parse(d).simulation.stop_at_precision->relative_half_width == doctest::Approx(0.01));
   d["simulation"]["stop_at_precision"] = {{"relative_half_width", 0}};
-  CHECK(test::input_error_of([&] { test::parse(d); })
-            .find("/simulation/stop_at_precision/relative_half_width: expected a relative half-width above 0") !=
+  CHECK(test::input_error_of([&] {
+          test::parse(d);
+        }).find("/simulation/stop_at_precision/relative_half_width: expected a relative half-width above 0") !=
         std::string::npos);
   d["simulation"]["stop_at_precision"] = {{"relative_half_width", "one percent"}};
   CHECK(test::input_error_of([&] { test::parse(d); }).find("expected a fraction (0.01) or a percentage") !=

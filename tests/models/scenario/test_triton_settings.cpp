@@ -141,11 +141,14 @@ TEST_CASE("scenario: conflicting keys and bad inline values are errors at their 
   const std::string p = "/models/resnet50_onnx/";
   for (const Case& c : std::vector<Case>{
            {"max_batch_size", 32, p + "max_batch_size",
-            "expected 64, the max_batch_size of \"" + data_dir + "/resnet50_onnx.pbtxt\" (or no max_batch_size here), got 32"},
+            "expected 64, the max_batch_size of \"" + data_dir +
+                "/resnet50_onnx.pbtxt\" (or no max_batch_size here), got 32"},
            {"instances_per_gpu", 2, p + "instances_per_gpu",
-            "\"instances_per_gpu\" cannot be used with \"triton_config\": the file sets the scheduling and the instances"},
+            "\"instances_per_gpu\" cannot be used with \"triton_config\": the file sets the scheduling and the "
+            "instances"},
            {"dynamic_batching", json::object(), p + "dynamic_batching",
-            "\"dynamic_batching\" cannot be used with \"triton_config\": the file sets the scheduling and the instances"},
+            "\"dynamic_batching\" cannot be used with \"triton_config\": the file sets the scheduling and the "
+            "instances"},
            {"instance_group", json::array(), p + "instance_group",
             "\"instance_group\" cannot be used with \"triton_config\": the file sets the scheduling and the instances"},
        }) {
@@ -176,7 +179,8 @@ TEST_CASE("scenario: conflicting keys and bad inline values are errors at their 
             "secondary_devices)"},
            {"instance_group", json::parse(R"([{"profile": [0]}])"), "/models/m/instance_group/0/profile/0",
             "expected a string, got number 0"},
-           {"dynamic_batching", json::parse(R"({"max_queue_delay": "1ms"})"), "/models/m/dynamic_batching/max_queue_delay",
+           {"dynamic_batching", json::parse(R"({"max_queue_delay": "1ms"})"),
+            "/models/m/dynamic_batching/max_queue_delay",
             "unknown key \"max_queue_delay\" (allowed here: preferred_batch_size, max_queue_delay_microseconds, "
             "preserve_ordering, priority_levels, default_priority_level, default_queue_policy, priority_queue_policy)"},
            {"dynamic_batching", json::parse(R"({"max_queue_delay_microseconds": 1.5})"),
@@ -193,9 +197,12 @@ TEST_CASE("scenario: conflicting keys and bad inline values are errors at their 
             "/models/m/dynamic_batching/priority_queue_policy/3",
             "priority queue policy must have priority level in range [1, 2] for m"},
            {"dynamic_batching", json::parse(R"({"default_queue_policy": {"timeout_action": "DROP"}})"),
-            "/models/m/dynamic_batching/default_queue_policy/timeout_action", "expected \"REJECT\" or \"DELAY\", got \"DROP\""},
-           {"batcher_wakeup", "lazy", "/models/m/batcher_wakeup", "expected \"idealised\" or \"literal\", got \"lazy\""},
-           {"batcher_payloads", "frozen", "/models/m/batcher_payloads", "expected \"grow\" or \"fixed\", got \"frozen\""},
+            "/models/m/dynamic_batching/default_queue_policy/timeout_action",
+            "expected \"REJECT\" or \"DELAY\", got \"DROP\""},
+           {"batcher_wakeup", "lazy", "/models/m/batcher_wakeup",
+            "expected \"idealised\" or \"literal\", got \"lazy\""},
+           {"batcher_payloads", "frozen", "/models/m/batcher_payloads",
+            "expected \"grow\" or \"fixed\", got \"frozen\""},
            {"batcher_payloads", 1, "/models/m/batcher_payloads", "expected a string, got number 1"},
        }) {
     CAPTURE(c.value.dump());
@@ -224,8 +231,9 @@ TEST_CASE("scenario: instances on the CPU need a \"cpu\" kernel latency") {
   model["instance_group"] = json::parse(R"([{"kind": "KIND_GPU"}, {"name": "host", "kind": "KIND_CPU", "count": 4}])");
   const Failure f = scenario_failure(d);
   CHECK(f.where == "/models/m");
-  CHECK(f.message == "instance group \"host\" has kind KIND_CPU: its instances run on the server's CPU, so expected a "
-                     "\"cpu\" entry in \"kernel_latency_by_gpu\" or a \"kernel_latency\"");
+  CHECK(f.message ==
+        "instance group \"host\" has kind KIND_CPU: its instances run on the server's CPU, so expected a "
+        "\"cpu\" entry in \"kernel_latency_by_gpu\" or a \"kernel_latency\"");
 
   model["instance_group"][1]["passive"] = true;  // passive instances never run
   CHECK(scenario_failure(d).where == "(no error)");
@@ -242,14 +250,16 @@ TEST_CASE("scenario: listed GPUs must exist on every server group serving the mo
   d["models"]["m"]["instance_group"] = json::parse(R"([{"kind": "KIND_GPU", "gpus": [0]}, {"gpus": [0, 1]}])");
   Failure f = scenario_failure(d);
   CHECK(f.where == "/models/m/instance_group/1/gpus/1");
-  CHECK(f.message == "instance group m_1 of model m specifies invalid or unsupported gpu id 1 (server group \"s\" has "
-                     "1 GPU per server, ids 0 to 0)");
+  CHECK(f.message ==
+        "instance group m_1 of model m specifies invalid or unsupported gpu id 1 (server group \"s\" has "
+        "1 GPU per server, ids 0 to 0)");
   d["platform"]["servers"][0]["gpus_per_server"] = 2;
   const Scenario s = test::parse(d);
   CHECK(s.models.at(0).triton.instance_groups.at(1) == InstanceGroup{"m_1", InstanceKind::Gpu, 1, {0, 1}, false});
 
   // A config.pbtxt: the error names the file and its field path.
-  const std::string path = write_pbtxt("gpus", "max_batch_size: 8\ninstance_group [ { kind: KIND_GPU gpus: [ 0, 4 ] } ]");
+  const std::string path =
+      write_pbtxt("gpus", "max_batch_size: 8\ninstance_group [ { kind: KIND_GPU gpus: [ 0, 4 ] } ]");
   json with_file = test::base_scenario();
   with_file["models"]["m"].erase("instances_per_gpu");
   with_file["models"]["m"].erase("max_batch_size");

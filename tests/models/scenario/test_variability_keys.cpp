@@ -1,6 +1,6 @@
 // The scenario keys of variability: a kernel latency's "spread" (and a calibrated file's), a server
-// group's "kernel_overlap" (or "kernel_sharing" by occupancy), perf_analyzer's client send and receive times as distributions; what
-// each reads as, and that each bad value is an error naming its JSON pointer.
+// group's "kernel_overlap" (or "kernel_sharing" by occupancy), perf_analyzer's client send and receive times as
+// distributions; what each reads as, and that each bad value is an error naming its JSON pointer.
 #include <doctest/doctest.h>
 
 #include "models/io/input_error.hpp"
@@ -20,9 +20,11 @@ json with_spread(const json& spread) {
 
 // A latency model file with a table form and, where given, a spread.
 std::string model_file(const std::string& name, const json& spread) {
-  json file = {{"format", "sonicsim latency model v1"},
-               {"selected", "table"},
-               {"forms", {{"table", {{"points", {{{"batch", 1}, {"latency_s", 1e-3}}, {{"batch", 64}, {"latency_s", 4e-3}}}}}}}}};
+  json file = {
+      {"format", "sonicsim latency model v1"},
+      {"selected", "table"},
+      {"forms",
+       {{"table", {{"points", {{{"batch", 1}, {"latency_s", 1e-3}}, {{"batch", 64}, {"latency_s", 4e-3}}}}}}}}};
   if (!spread.is_null()) file["spread"] = spread;
   return test::write_scratch_file(name, file.dump());
 }
@@ -43,8 +45,8 @@ TEST_CASE("a spread is one cv for every batch size, or a cv per batch size, with
   CHECK(spread_cv(*spread, 1) == 0.05);
   CHECK(spread_cv(*spread, 1000) == 0.05);
 
-  const Scenario table = test::parse(with_spread(
-      {{"distribution", "gamma"}, {"cv", {{{"batch", 1}, {"cv", 0.2}}, {{"batch", 256}, {"cv", 0.01}}}}}));
+  const Scenario table = test::parse(
+      with_spread({{"distribution", "gamma"}, {"cv", {{{"batch", 1}, {"cv", 0.2}}, {{"batch", 256}, {"cv", 0.01}}}}}));
   spread = table.models[0].spread_for("T4");
   REQUIRE(spread != nullptr);
   CHECK(spread->shape == SpreadShape::Gamma);
@@ -57,17 +59,22 @@ TEST_CASE("a device type's own latency brings its own spread, or none") {
   json d = with_spread({{"distribution", "lognormal"}, {"cv", 0.1}});
   d["models"]["m"]["kernel_latency_by_gpu"] = {
       {"A100", {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "1us"}}},
-      {"H100", {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "1us"}, {"spread", {{"distribution", "gamma"}, {"cv", 0.3}}}}}};
+      {"H100",
+       {{"type", "affine"},
+        {"intercept", "1ms"},
+        {"per_item", "1us"},
+        {"spread", {{"distribution", "gamma"}, {"cv", 0.3}}}}}};
   const ModelSpec m = test::parse(d).models[0];
   CHECK(m.spread_for("T4")->shape == SpreadShape::Lognormal);  // the default latency's
-  CHECK(m.spread_for("A100") == nullptr);                       // its own latency has none
+  CHECK(m.spread_for("A100") == nullptr);                      // its own latency has none
   CHECK(m.spread_for("H100")->shape == SpreadShape::Gamma);
 }
 
 TEST_CASE("a calibrated latency takes its file's spread unless the scenario gives one or \"none\"") {
-  const std::string with = model_file("with-spread.json", {{"distribution", "gamma"},
-                                                           {"method", "test"},
-                                                           {"points", {{{"batch", 1}, {"cv", 0.3}}, {{"batch", 64}, {"cv", 0.1}}}}});
+  const std::string with =
+      model_file("with-spread.json", {{"distribution", "gamma"},
+                                      {"method", "test"},
+                                      {"points", {{{"batch", 1}, {"cv", 0.3}}, {{"batch", 64}, {"cv", 0.1}}}}});
   const std::string without = model_file("without-spread.json", nullptr);
   json d = test::base_scenario();
   d["models"]["m"]["kernel_latency"] = {{"type", "calibrated"}, {"file", with}};
@@ -95,7 +102,8 @@ TEST_CASE("bad spreads are errors naming their pointer") {
   CHECK(where({{"distribution", "gamma"}, {"cv", 11}}).message == "expected a number from 0.0 to 10.0, got 11");
   CHECK(where({{"distribution", "gamma"}, {"cv", "5%"}}).where == "/models/m/kernel_latency/spread/cv");
   CHECK(where({{"distribution", "gamma"}}).message.find("\"cv\"") != std::string::npos);
-  CHECK(where({{"distribution", "gamma"}, {"cv", 0.1}, {"stddev", 1}}).where == "/models/m/kernel_latency/spread/stddev");
+  CHECK(where({{"distribution", "gamma"}, {"cv", 0.1}, {"stddev", 1}}).where ==
+        "/models/m/kernel_latency/spread/stddev");
   CHECK(where({{"distribution", "gamma"}, {"cv", {{{"batch", 8}, {"cv", 0.1}}, {{"batch", 4}, {"cv", 0.1}}}}}).where ==
         "/models/m/kernel_latency/spread/cv/1/batch");
   CHECK(where({{"distribution", "gamma"}, {"cv", json::array()}}).where == "/models/m/kernel_latency/spread/cv");
@@ -105,7 +113,8 @@ TEST_CASE("bad spreads are errors naming their pointer") {
 }
 
 TEST_CASE("a bad spread in a latency model file names the file and its pointer") {
-  const std::string bad = model_file("bad-spread.json", {{"distribution", "lognormal"}, {"points", {{{"batch", 1}, {"cv", -1}}}}});
+  const std::string bad =
+      model_file("bad-spread.json", {{"distribution", "lognormal"}, {"points", {{{"batch", 1}, {"cv", -1}}}}});
   json d = test::base_scenario();
   d["models"]["m"]["kernel_latency"] = {{"type", "calibrated"}, {"file", bad}};
   const test::Failure f = test::failure_of([&] { test::parse(d); });

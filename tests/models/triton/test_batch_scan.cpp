@@ -45,7 +45,8 @@ TEST_CASE("below every preferred size the batch waits for the delay, then goes (
   }
 }
 
-TEST_CASE("a single request at or above the largest preferred size goes at once (static_batch_gt_max_preferred, §13.4)") {
+TEST_CASE(
+    "a single request at or above the largest preferred size goes at once (static_batch_gt_max_preferred, §13.4)") {
   const auto q = queued({7});
   const auto r = scan_queue(kQaModel, 0, false, q, 0.0);
   CHECK(r.take == 1);
@@ -53,7 +54,8 @@ TEST_CASE("a single request at or above the largest preferred size goes at once 
   CHECK(r.saturated);
 }
 
-TEST_CASE("crossing the largest preferred size sends the batch before it (multi_batch_gt / sum_gt_max_preferred, §13.3)") {
+TEST_CASE(
+    "crossing the largest preferred size sends the batch before it (multi_batch_gt / sum_gt_max_preferred, §13.3)") {
   auto q = queued({3, 7});
   auto r = scan_queue(kQaModel, 0, false, q, 0.0);
   CHECK(units_taken(q, r) == 3);

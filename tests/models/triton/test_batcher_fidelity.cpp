@@ -131,7 +131,8 @@ TEST_CASE("the batcher scans once, after the closest deadline: DELAY then moves 
   CHECK(out.timed_out.empty());
 }
 
-TEST_CASE("a request that arrives on a 500 ms tick of the idle wait is seen by that tick (BatcherThread's cv_.wait_for)") {
+TEST_CASE(
+    "a request that arrives on a 500 ms tick of the idle wait is seen by that tick (BatcherThread's cv_.wait_for)") {
   // Literal mode, preferred [6], max 8, delay 10 s, one instance; every batch runs 12.2 s.
   // 0 s: a 6 runs at once. 1 s: a 1 waits for its delay (GetDynamicBatch: next preferred 6).
   // 11 s: its delay is exceeded; it is formed into a payload of 1 that waits for the busy instance,

@@ -73,7 +73,8 @@ double deadline_of(const Trace& t, const Arrival& a) {
   int level = 0;
   if (config.priority_levels > 0)
     level = a.priority <= 0 || a.priority > config.priority_levels ? config.default_priority_level : a.priority;
-  const triton::QueuePolicy& policy = config.priority_levels > 0 ? config.policy_for(level) : config.default_queue_policy;
+  const triton::QueuePolicy& policy =
+      config.priority_levels > 0 ? config.policy_for(level) : config.default_queue_policy;
   double timeout = policy.default_timeout_s;
   if (policy.allow_timeout_override && a.timeout_s != 0 && a.timeout_s < timeout) timeout = a.timeout_s;
   return timeout != 0 ? a.at_s + timeout : 0.0;
@@ -102,8 +103,8 @@ TEST_CASE("on random traces every request is served, timed out or refused exactl
     const Trace t = random_trace(rng);
     CAPTURE(trace);
     triton::DynamicBatcher batcher(t.settings);
-    const Outcome out = drive(batcher, t.settings.instances, [&](int units) { return t.exec_by_units.at(units); },
-                              t.arrivals, 1e9);
+    const Outcome out = drive(
+        batcher, t.settings.instances, [&](int units) { return t.exec_by_units.at(units); }, t.arrivals, 1e9);
 
     // Exactly once, and nothing left behind.
     std::map<std::int64_t, int> seen;

@@ -109,10 +109,13 @@ TEST_CASE("normalisation defaults") {
     CHECK(c.instance_groups[0].kind == InstanceKind::Cpu);
   }
   SUBCASE("unnamed groups are <model>_<index>; unset counts 1 on GPU, 2 on CPU for onnxruntime") {
-    ModelConfig c{"m", "onnxruntime", 8,
-                  {InstanceGroup{"", InstanceKind::Gpu, 0, {}, false}, InstanceGroup{"named", InstanceKind::Gpu, 3, {}, false},
-                   InstanceGroup{"", InstanceKind::Cpu, 0, {}, false}, InstanceGroup{"", InstanceKind::Model, 0, {}, false}},
-                  std::nullopt};
+    ModelConfig c{
+        "m",
+        "onnxruntime",
+        8,
+        {InstanceGroup{"", InstanceKind::Gpu, 0, {}, false}, InstanceGroup{"named", InstanceKind::Gpu, 3, {}, false},
+         InstanceGroup{"", InstanceKind::Cpu, 0, {}, false}, InstanceGroup{"", InstanceKind::Model, 0, {}, false}},
+        std::nullopt};
     normalize_model_config(c, 1);
     CHECK(c.instance_groups[0] == InstanceGroup{"m_0", InstanceKind::Gpu, 1, {}, false});
     CHECK(c.instance_groups[1] == InstanceGroup{"named", InstanceKind::Gpu, 3, {}, false});
@@ -138,9 +141,11 @@ TEST_CASE("validation errors carry Triton's message, the file and the field path
       {"dynamic_batching { priority_levels: 2 default_priority_level: 3 }", "dynamic_batching.default_priority_level",
        "default priority level must be in range [1, 2] for m"},
       {"dynamic_batching { priority_levels: 2 default_priority_level: 1 priority_queue_policy { key: 3 value {} } }",
-       "dynamic_batching.priority_queue_policy[3]", "priority queue policy must have priority level in range [1, 2] for m"},
+       "dynamic_batching.priority_queue_policy[3]",
+       "priority queue policy must have priority level in range [1, 2] for m"},
       {"dynamic_batching { priority_levels: 2 default_priority_level: 1 priority_queue_policy { key: 0 value {} } }",
-       "dynamic_batching.priority_queue_policy[0]", "priority queue policy must have priority level in range [1, 2] for m"},
+       "dynamic_batching.priority_queue_policy[0]",
+       "priority queue policy must have priority level in range [1, 2] for m"},
       {"dynamic_batching { preserve_ordering: true priority_levels: 2 default_priority_level: 1 }",
        "dynamic_batching.priority_levels", "Only one priority level is allowed when 'preserve_ordering' is true for m"},
       {"dynamic_batching { preserve_ordering: true default_queue_policy { timeout_action: DELAY "
@@ -189,7 +194,8 @@ TEST_CASE("the model name in the file must be the model's") {
 
 TEST_CASE("text-format errors give the line and column") {
   SUBCASE("a field not in Triton's schema, at any depth") {
-    const Failure f = pbtxt_failure("name: \"m\"\nmax_batch_size: 8\ndynamic_batching {\n  prefered_batch_size: [ 4 ]\n}\n");
+    const Failure f =
+        pbtxt_failure("name: \"m\"\nmax_batch_size: 8\ndynamic_batching {\n  prefered_batch_size: [ 4 ]\n}\n");
     CHECK(at_line(f, 4));
     CHECK(f.message == "Message type \"inference.ModelDynamicBatching\" has no field named \"prefered_batch_size\".");
     const Failure deep = pbtxt_failure("optimization { cuda { graph: true } }");
@@ -233,9 +239,12 @@ TEST_CASE("the map and list spellings of the text format are accepted") {
 }
 
 TEST_CASE("GPUs listed by instance groups must exist on the server") {
-  ModelConfig c{"m", "onnxruntime", 8,
-                {InstanceGroup{"ok", InstanceKind::Gpu, 1, {0, 1}, false}, InstanceGroup{"g", InstanceKind::Auto, 1, {2}, false}},
-                std::nullopt};
+  ModelConfig c{
+      "m",
+      "onnxruntime",
+      8,
+      {InstanceGroup{"ok", InstanceKind::Gpu, 1, {0, 1}, false}, InstanceGroup{"g", InstanceKind::Auto, 1, {2}, false}},
+      std::nullopt};
   const ConfigSource source{"c.pbtxt", std::nullopt};
   CHECK_NOTHROW(validate_instance_gpus(c, 3, source, "here"));
   const Failure f = failure_of([&] { validate_instance_gpus(c, 2, source, "two GPUs"); });

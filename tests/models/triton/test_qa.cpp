@@ -150,7 +150,9 @@ TEST_CASE("QA max_queue_delay_only_default: preferred defaults to [max]; two exe
   CHECK(out.batches[1].at_s == doctest::Approx(2.5));
 }
 
-TEST_CASE("QA default_queue_policy_timeout_prompt: a timed-out request is rejected within 0.5 s of its deadline while the instance is busy") {
+TEST_CASE(
+    "QA default_queue_policy_timeout_prompt: a timed-out request is rejected within 0.5 s of its deadline while the "
+    "instance is busy") {
   auto settings = batching(8, {}, 0.0, 1);
   settings.dynamic_batching->default_queue_policy.default_timeout_s = 1.0;  // REJECT, prefetching off
   triton::DynamicBatcher batcher(std::move(settings));

@@ -21,7 +21,8 @@ triton::QueuedRequest request(std::int64_t id, int units = 1, int priority = 0, 
 }
 
 // The ids a scan reaches, in scan order (budget large enough to see everything).
-std::vector<std::int64_t> scan_order(triton::PriorityQueue& q, double now, std::vector<triton::QueuedRequest>& timed_out) {
+std::vector<std::int64_t> scan_order(triton::PriorityQueue& q, double now,
+                                     std::vector<triton::QueuedRequest>& timed_out) {
   std::vector<triton::ScannedRequest> view;
   q.scan(0, 1000, now, view, timed_out);
   std::vector<std::int64_t> ids;
@@ -108,7 +109,9 @@ TEST_CASE("the batcher wakes at a pending request's deadline and rejects it ther
   CHECK(out.batches.empty());
 }
 
-TEST_CASE("DELAY moves an expired request behind its level's unexpired ones, ahead of lower levels; never rejected (§13.12)") {
+TEST_CASE(
+    "DELAY moves an expired request behind its level's unexpired ones, ahead of lower levels; never rejected "
+    "(§13.12)") {
   triton::DynamicBatchingConfig c;
   c.priority_levels = 2;
   c.default_priority_level = 2;

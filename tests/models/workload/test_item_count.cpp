@@ -71,8 +71,8 @@ TEST_CASE("items_per_event distributions refuse what they cannot draw") {
     d["workload"]["modules"][1]["items_per_event"] = items;
     return test::input_error_of([&] { test::parse(d); });
   };
-  CHECK(error_with({{"distribution", "poisson"}, {"mean", 0}}).find("/workload/modules/1/items_per_event/mean: expected a mean above 0") !=
-        std::string::npos);
+  CHECK(error_with({{"distribution", "poisson"}, {"mean", 0}})
+            .find("/workload/modules/1/items_per_event/mean: expected a mean above 0") != std::string::npos);
   CHECK(error_with({{"distribution", "poisson"}, {"mean", 1e6}}).find("at most 10000") != std::string::npos);
   CHECK(error_with({{"distribution", "uniform"}, {"min", 5}, {"max", 2}}).find("expected max at least min (5)") !=
         std::string::npos);

@@ -67,8 +67,11 @@ TEST_CASE("lognormal factors have mean 1, the cv asked for, and the lognormal's 
   CHECK(sample_cv(x) == doctest::Approx(cv).epsilon(0.01));
   const double sigma = std::sqrt(std::log1p(cv * cv));
   // Standard normal quantiles z_p for p = 0.01, 0.1, 0.5, 0.9, 0.99.
-  const std::pair<double, double> quantiles[] = {
-      {0.01, -2.3263478740408408}, {0.1, -1.2815515655446004}, {0.5, 0.0}, {0.9, 1.2815515655446004}, {0.99, 2.3263478740408408}};
+  const std::pair<double, double> quantiles[] = {{0.01, -2.3263478740408408},
+                                                 {0.1, -1.2815515655446004},
+                                                 {0.5, 0.0},
+                                                 {0.9, 1.2815515655446004},
+                                                 {0.99, 2.3263478740408408}};
   for (const auto& [p, z] : quantiles) {
     const double q = std::exp(-sigma * sigma / 2 + sigma * z);
     CHECK(std::fabs(fraction_at_most(x, q) - p) <= cdf_margin(p));
@@ -136,8 +139,8 @@ TEST_CASE("a kernel time is tau(b) times the factor at the cv of its batch, from
   CHECK(draw_kernel_time(tau, spread, 1, b) == drawn);  // same stream, same draw
   CHECK(draw_kernel_time(tau, spread, 100, a) == tau);  // cv 0 at batch 100
   // Streams of other instances, models, servers and seeds differ.
-  for (const std::uint64_t other : {kernel_time_seed(1, 0, 0, 1), kernel_time_seed(1, 0, 1, 0), kernel_time_seed(1, 1, 0, 0),
-                                    kernel_time_seed(2, 0, 0, 0)}) {
+  for (const std::uint64_t other : {kernel_time_seed(1, 0, 0, 1), kernel_time_seed(1, 0, 1, 0),
+                                    kernel_time_seed(1, 1, 0, 0), kernel_time_seed(2, 0, 0, 0)}) {
     Rng r(other);
     CHECK(draw_kernel_time(tau, spread, 1, r) != drawn);
   }

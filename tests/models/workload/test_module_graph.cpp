@@ -13,10 +13,10 @@ using namespace sonicsim;
 
 TEST_CASE("find_cycle: none in a chain, a diamond or a forest; the modules along one where there is") {
   CHECK(find_cycle({}).empty());
-  CHECK(find_cycle({{}, {0}, {1}}).empty());           // 2 after 1 after 0
-  CHECK(find_cycle({{}, {0}, {0}, {1, 2}}).empty());   // a diamond
+  CHECK(find_cycle({{}, {0}, {1}}).empty());          // 2 after 1 after 0
+  CHECK(find_cycle({{}, {0}, {0}, {1, 2}}).empty());  // a diamond
   CHECK(find_cycle({{}, {}, {}}).empty());
-  CHECK(find_cycle({{1}, {0}}) == std::vector<int>{0, 1});          // 0 waits for 1, 1 for 0
+  CHECK(find_cycle({{1}, {0}}) == std::vector<int>{0, 1});  // 0 waits for 1, 1 for 0
   CHECK(find_cycle({{}, {2}, {3}, {1}}) == std::vector<int>{1, 2, 3});
   CHECK(find_cycle({{0}}) == std::vector<int>{0});
 }
@@ -72,7 +72,9 @@ TEST_CASE("a hand-written digraph: names as IDs and labels, chains, statements o
 }
 
 TEST_CASE("what the subset does not read is refused with its line and column") {
-  const auto failure = [](const std::string& text) { return test::failure_of([&] { parse_dependency_graph(text, "bad.gv"); }); };
+  const auto failure = [](const std::string& text) {
+    return test::failure_of([&] { parse_dependency_graph(text, "bad.gv"); });
+  };
   CHECK(failure("graph { a -- b }").where == "line 1, column 1");
   CHECK(failure("graph { a -- b }").message.find("expected 'digraph'") == 0);
   CHECK(failure("digraph {\n a -- b }").where == "line 2, column 4");
@@ -84,12 +86,14 @@ TEST_CASE("what the subset does not read is refused with its line and column") {
   CHECK(failure("digraph { a [label b] }").message.find("expected '=', got 'b'") == 0);
   CHECK(failure("digraph { a [label=\"b }").message.find("expected the closing '\"'") == 0);
   CHECK(failure("digraph { a } b").message.find("expected the end of the file") == 0);
-  CHECK(failure("digraph { a ").message.find("expected a node, an edge, an attribute statement or '}', got the end of the file") == 0);
+  CHECK(failure("digraph { a ")
+            .message.find("expected a node, an edge, an attribute statement or '}', got the end of the file") == 0);
   CHECK(failure("digraph { // note\n a }").where == "line 1, column 11");
   CHECK(failure("digraph { 9abc }").message.find("expected an ID") == 0);
   CHECK(failure("digraph { a -> <b> }").message.find("unexpected character '<'") == 0);
   // Every message names the subset, so that the reader knows the file itself may be valid DOT.
-  CHECK(failure("digraph { a -> <b> }").message.find("the subset of the DOT language that CMSSW's DependencyGraph service writes") !=
+  CHECK(failure("digraph { a -> <b> }")
+            .message.find("the subset of the DOT language that CMSSW's DependencyGraph service writes") !=
         std::string::npos);
   CHECK(failure("digraph { a -> <b> }").file == "bad.gv");
 }

@@ -12,7 +12,8 @@ using nlohmann::json;
 
 namespace {
 
-// ParticleNet AK4's inputs as docs/reference/published-results.md §3 lists them (per jet; N, the batch, is the jets), float32.
+// ParticleNet AK4's inputs as docs/reference/published-results.md §3 lists them (per jet; N, the batch, is the jets),
+// float32.
 json particlenet_inputs() {
   const auto tensor = [](const char* name, std::vector<int> dims) {
     return json{{"name", name}, {"data_type", "TYPE_FP32"}, {"dims", dims}};
@@ -36,7 +37,8 @@ TEST_CASE("bytes per item come from the tensors where the scenario gives no numb
   // The §8.3 ResNet-50 config.pbtxt: input FP32 [3, 224, 224], output FP32 [1000].
   json r = test::base_scenario();
   auto& rm = r["models"]["m"];
-  for (const char* key : {"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_gpu"}) rm.erase(key);
+  for (const char* key : {"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_gpu"})
+    rm.erase(key);
   rm["triton_config"] = std::string(SONICSIM_TEST_DATA_DIR) + "/triton/resnet50_onnx.pbtxt";
   d["models"] = {{"resnet50_onnx", rm}};
   d["platform"]["servers"][0]["models"] = {"resnet50_onnx"};
@@ -54,19 +56,24 @@ TEST_CASE("tensor shapes refuse what they cannot describe") {
     change(d);
     return test::input_error_of([&] { test::parse(d); });
   };
-  CHECK(error_with([](json& d) { d["workload"]["modules"][1].erase("elements_per_item"); })
-            .find("has a variable (-1) dim: expected \"elements_per_item\"") != std::string::npos);
-  CHECK(error_with([](json& d) { d["models"]["m"]["input"][0]["dims"] = {-1, -1}; })
-            .find("/models/m/input/0/dims/1: expected at most one variable (-1) dim per tensor") != std::string::npos);
-  CHECK(error_with([](json& d) { d["models"]["m"]["input"][1]["data_type"] = "TYPE_STRING"; })
-            .find("/models/m/input/1/data_type: expected a fixed-size Triton data type") != std::string::npos);
+  CHECK(error_with([](json& d) {
+          d["workload"]["modules"][1].erase("elements_per_item");
+        }).find("has a variable (-1) dim: expected \"elements_per_item\"") != std::string::npos);
+  CHECK(error_with([](json& d) {
+          d["models"]["m"]["input"][0]["dims"] = {-1, -1};
+        }).find("/models/m/input/0/dims/1: expected at most one variable (-1) dim per tensor") != std::string::npos);
+  CHECK(error_with([](json& d) {
+          d["models"]["m"]["input"][1]["data_type"] = "TYPE_STRING";
+        }).find("/models/m/input/1/data_type: expected a fixed-size Triton data type") != std::string::npos);
   CHECK(error_with([](json& d) {
           d["models"]["m"]["input"].erase(1);
           d["workload"]["modules"][1]["elements_per_item"] = {{"distribution", "uniform"}, {"min", 0}, {"max", 3}};
         }).find("an item of 0 elements would be a request of 0 bytes") != std::string::npos);
-  CHECK(error_with([](json& d) { d["models"]["m"].erase("input"); })
-            .find("expected \"input_bytes_per_item\", or the model's tensors") != std::string::npos);
+  CHECK(error_with([](json& d) {
+          d["models"]["m"].erase("input");
+        }).find("expected \"input_bytes_per_item\", or the model's tensors") != std::string::npos);
   // A bare number keeps requests fixed-size: then an element count has nothing to count.
-  CHECK(error_with([](json& d) { d["models"]["m"]["input_bytes_per_item"] = "1kB"; })
-            .find("has no variable (-1) dim: its items have no element count") != std::string::npos);
+  CHECK(error_with([](json& d) {
+          d["models"]["m"]["input_bytes_per_item"] = "1kB";
+        }).find("has no variable (-1) dim: its items have no element count") != std::string::npos);
 }

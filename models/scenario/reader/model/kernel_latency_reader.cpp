@@ -64,8 +64,8 @@ KernelTime read_calibrated(const JsonNode& node, LatencyContext& context) {
   const auto& levels = calibrated.band->levels;
   if (q < levels.front() || q > levels.back())
     node.fail("/simulation/latency_quantile is " + std::to_string(q) + ", outside the levels " +
-              std::to_string(levels.front()) + " to " + std::to_string(levels.back()) + " of the band in \"" +
-              path + "\"");
+              std::to_string(levels.front()) + " to " + std::to_string(levels.back()) + " of the band in \"" + path +
+              "\"");
   return {band_quantile(*calibrated.band, q), model_file.spread, file_key.string()};
 }
 
@@ -81,7 +81,8 @@ constexpr Choice<KernelTime (*)(const JsonNode&, LatencyContext&)> kLatencyTypes
 KernelTime read_kernel_latency(const JsonNode& node, LatencyContext& context) {
   KernelTime time = node.at("type").choice(kLatencyTypes)(node, context);
   if (auto spread = node.find("spread")) time.spread = read_kernel_spread(*spread);
-  if (auto scale = node.find("scale")) time.latency = scaled(time.latency, scale->number_in(limits::kMinFactor, limits::kMaxFactor));
+  if (auto scale = node.find("scale"))
+    time.latency = scaled(time.latency, scale->number_in(limits::kMinFactor, limits::kMaxFactor));
   return time;
 }
 

@@ -17,12 +17,15 @@ void read_model_bytes(const JsonNode& node, ModelSpec& model) {
   const auto bytes_of = [&](const char* key, const ItemBytes* from_shapes) {
     if (auto bare = node.find(key)) return ItemBytes{bare->bytes(), 0, {}, true};
     if (!from_shapes || !from_shapes->given)
-      node.fail(std::string("expected \"") + key + "\", or the model's tensors (\"input\" and \"output\" here, or in "
+      node.fail(std::string("expected \"") + key +
+                "\", or the model's tensors (\"input\" and \"output\" here, or in "
                 "its config.pbtxt) to compute it from");
     if (!from_shapes->unknown.empty()) throw InputError(from_shapes->unknown);
     if (from_shapes->variable() && !input_from_shapes)
-      node.at("input_bytes_per_item").fail("the model's outputs have a variable (-1) dim: its bytes must come from its "
-                                           "tensors too (drop \"input_bytes_per_item\")");
+      node.at("input_bytes_per_item")
+          .fail(
+              "the model's outputs have a variable (-1) dim: its bytes must come from its "
+              "tensors too (drop \"input_bytes_per_item\")");
     return *from_shapes;
   };
   const ItemBytes input = bytes_of("input_bytes_per_item", model.shapes ? &model.shapes->input : nullptr);
@@ -40,15 +43,17 @@ void read_model_bytes(const JsonNode& node, ModelSpec& model) {
 }
 
 ModelSpec read_model(const std::string& name, const JsonNode& node, const Platform& platform, LatencyContext& latency) {
-  node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_device", "instances_per_gpu",
-                   "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup", "batcher_payloads", "kernel_latency",
-                   "kernel_latency_by_device", "kernel_latency_by_gpu", "input", "output"});
+  node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_device",
+                   "instances_per_gpu", "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup",
+                   "batcher_payloads", "kernel_latency", "kernel_latency_by_device", "kernel_latency_by_gpu", "input",
+                   "output"});
   ModelSpec model;
   model.name = name;
   if (node.find("triton_config"))
     for (const char* key : {"input", "output"})
       if (auto conflicting = node.find(key))
-        conflicting->fail(std::string("\"") + key + "\" cannot be used with \"triton_config\": the file gives the tensors");
+        conflicting->fail(std::string("\"") + key +
+                          "\" cannot be used with \"triton_config\": the file gives the tensors");
   read_model_triton_settings(node, platform, model);
   read_model_bytes(node, model);
   if (auto k = node.find("kernel_latency")) {
@@ -65,7 +70,8 @@ ModelSpec read_model(const std::string& name, const JsonNode& node, const Platfo
     }
   }
   if (!model.kernel_latency && model.kernel_latency_by_gpu.empty())
-    node.fail("expected \"kernel_latency\" or \"kernel_latency_by_device\" (\"kernel_latency_by_gpu\") for model \"" + name + "\"");
+    node.fail("expected \"kernel_latency\" or \"kernel_latency_by_device\" (\"kernel_latency_by_gpu\") for model \"" +
+              name + "\"");
   check_cpu_instance_latency(node, model);
   return model;
 }

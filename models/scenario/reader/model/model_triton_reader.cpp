@@ -17,7 +17,7 @@ namespace sonicsim {
 namespace {
 
 constexpr Choice<triton::BatcherWakeup> kBatcherWakeups[]{{"idealised", triton::BatcherWakeup::Idealised},
-                                                           {"literal", triton::BatcherWakeup::Literal}};
+                                                          {"literal", triton::BatcherWakeup::Literal}};
 constexpr Choice<triton::BatcherPayloads> kBatcherPayloads[]{{"grow", triton::BatcherPayloads::Grow},
                                                              {"fixed", triton::BatcherPayloads::Fixed}};
 
@@ -38,7 +38,8 @@ std::string gpus_description(const ServerGroup& group) {
 triton::ModelConfig read_from_file(const JsonNode& node, const JsonNode& file_key, ModelSpec& model) {
   for (const char* key : {"dynamic_batching", "instance_group", "instances_per_device", "instances_per_gpu"})
     if (auto conflicting = node.find(key))
-      conflicting->fail(std::string("\"") + key + "\" cannot be used with \"triton_config\": the file sets the "
+      conflicting->fail(std::string("\"") + key +
+                        "\" cannot be used with \"triton_config\": the file sets the "
                         "scheduling and the instances");
   model.triton_config_path = path_beside(node.file(), file_key.string());
   const std::filesystem::path path = model.triton_config_path;
@@ -61,7 +62,8 @@ triton::ModelConfig read_inline(const JsonNode& node, ModelSpec& model) {
   if (node.find("instance_group")) {
     for (const char* key : {"instances_per_device", "instances_per_gpu"})
       if (auto conflicting = node.find(key))
-        conflicting->fail(std::string("\"") + key + "\" cannot be used with \"instance_group\", which places the "
+        conflicting->fail(std::string("\"") + key +
+                          "\" cannot be used with \"instance_group\", which places the "
                           "instances itself");
   } else {
     model.instances_per_gpu =
@@ -77,8 +79,8 @@ triton::ModelConfig read_inline(const JsonNode& node, ModelSpec& model) {
 void read_model_triton_settings(const JsonNode& node, const Platform& platform, ModelSpec& model) {
   const auto file_key = node.find("triton_config");
   triton::ModelConfig config = file_key ? read_from_file(node, *file_key, model) : read_inline(node, model);
-  const triton::ConfigSource source =
-      file_key ? triton::ConfigSource{model.triton_config_path, std::nullopt} : triton::ConfigSource{node.file(), node.pointer()};
+  const triton::ConfigSource source = file_key ? triton::ConfigSource{model.triton_config_path, std::nullopt}
+                                               : triton::ConfigSource{node.file(), node.pointer()};
 
   const auto serving = groups_serving(platform, model.name);
   for (const ServerGroup* group : serving)

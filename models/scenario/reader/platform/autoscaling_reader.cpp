@@ -17,7 +17,8 @@ ScalingRules read_scaling_rules(const JsonNode& node, ScalingRules rules) {
   node.allow_only({"stabilization_window", "select", "policies"});
   if (auto w = node.find("stabilization_window")) {
     rules.stabilization_window_s = w->duration_s();
-    if (rules.stabilization_window_s > 3600) w->fail("expected at most 3600 s (the HPA's bound on stabilizationWindowSeconds)");
+    if (rules.stabilization_window_s > 3600)
+      w->fail("expected at most 3600 s (the HPA's bound on stabilizationWindowSeconds)");
   }
   if (auto select = node.find("select")) rules.select = select->choice(kPolicySelects);
   if (auto policies = node.find("policies")) {
@@ -54,8 +55,8 @@ AutoscalingSpec read_autoscaling(const JsonNode& node, int pool) {
     if (a.initial_replicas > pool)
       i->fail("expected at most " + std::to_string(pool) + " (the group's count: its GPU pool has that many servers)");
   } else if (a.initial_replicas > pool) {
-    node.at("min_replicas").fail("expected at most " + std::to_string(pool) +
-                                 " (the group's count: its GPU pool has that many servers)");
+    node.at("min_replicas")
+        .fail("expected at most " + std::to_string(pool) + " (the group's count: its GPU pool has that many servers)");
   }
   if (auto m = node.find("metric")) a.metric = read_scaling_metric(*m);
   if (auto w = node.find("metric_window")) a.metric_window_s = w->positive_duration_s();

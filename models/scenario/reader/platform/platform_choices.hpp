@@ -26,10 +26,10 @@ inline constexpr Choice<ScalingMetric> kScalingMetrics[]{
     {"in_flight_per_replica", ScalingMetric::InFlightPerReplica},
 };
 inline constexpr Choice<MetricTarget> kMetricTypes[]{{"Value", MetricTarget::Value},
-                                                      {"AverageValue", MetricTarget::AverageValue}};
+                                                     {"AverageValue", MetricTarget::AverageValue}};
 inline constexpr Choice<PolicySelect> kPolicySelects[]{
     {"max", PolicySelect::Max}, {"min", PolicySelect::Min}, {"disabled", PolicySelect::Disabled}};
 inline constexpr Choice<ScalingPolicyKind> kPolicyTypes[]{{"pods", ScalingPolicyKind::Pods},
-                                                           {"percent", ScalingPolicyKind::Percent}};
+                                                          {"percent", ScalingPolicyKind::Percent}};
 
 }  // namespace sonicsim

@@ -21,8 +21,8 @@ constexpr Choice<JobPlacement> kPlacements[]{{"fill", JobPlacement::Fill}, {"spr
 // Worker pools and server groups name hosts ("NAME-3", "NAME-0/gpu1") and output files.
 std::string host_prefix(const JsonNode& node) {
   const std::string name = node.name();
-  if (name.size() > 64 || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
-                              std::string::npos)
+  if (name.size() > 64 ||
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != std::string::npos)
     node.fail("expected a name of at most 64 letters, digits, '.', '_' or '-' (it names hosts and files), got \"" +
               name + "\"");
   return name;
@@ -71,7 +71,8 @@ ServerFailures read_failures(const JsonNode& node) {
     failures.time_between = read_distribution(*between);
     if (!(mean(*failures.time_between) > 0)) between->fail("expected a positive mean time between failures");
     if (!node.has("repair"))
-      node.fail("expected a \"repair\" time with \"time_between\" (servers that never come back fail once: use \"at\")");
+      node.fail(
+          "expected a \"repair\" time with \"time_between\" (servers that never come back fail once: use \"at\")");
   }
   if (auto repair = node.find("repair")) failures.repair = read_distribution(*repair);
   return failures;
@@ -84,8 +85,9 @@ void read_kernel_sharing(const JsonNode& node, ServerGroup& group) {
   if (auto sharing = node.find("kernel_sharing")) {
     group.kernel_sharing = sharing->choice(kKernelSharing);
     if (group.kernel_sharing == KernelSharing::Occupancy && group.kernel_overlap)
-      sharing->fail("\"occupancy\" derives how kernels overlap from their latency curves, and \"kernel_overlap\" gives "
-                    "it as a measured fraction: expected one of the two");
+      sharing->fail(
+          "\"occupancy\" derives how kernels overlap from their latency curves, and \"kernel_overlap\" gives "
+          "it as a measured fraction: expected one of the two");
   }
   if (auto s = node.find("kernel_interference")) {
     if (group.kernel_sharing != KernelSharing::Occupancy)
@@ -96,13 +98,14 @@ void read_kernel_sharing(const JsonNode& node, ServerGroup& group) {
 
 ServerGroup read_server_group(const JsonNode& node) {
   // "supersonic_values" is expanded before (reader/supersonic/): here it can only be null.
-  node.allow_only({"name", "count", "devices_per_server", "gpus_per_server", "device", "gpu", "nic", "models", "frontend",
-                   "failures", "autoscaling", "kernel_overlap", "kernel_sharing", "kernel_interference",
+  node.allow_only({"name", "count", "devices_per_server", "gpus_per_server", "device", "gpu", "nic", "models",
+                   "frontend", "failures", "autoscaling", "kernel_overlap", "kernel_sharing", "kernel_interference",
                    "supersonic_values"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
-  group.gpus_per_server = either_name(node, "devices_per_server", "gpus_per_server", true)->int_in(1, limits::kMaxGpusPerServer);
+  group.gpus_per_server =
+      either_name(node, "devices_per_server", "gpus_per_server", true)->int_in(1, limits::kMaxGpusPerServer);
   group.gpu_type = either_name(node, "device", "gpu", true)->name();
   group.nic = read_link(node.at("nic"));
   for (const JsonNode& m : node.at("models").non_empty_elements()) {
@@ -126,8 +129,7 @@ void check_proxy_and_autoscaling(const JsonNode& node, const Platform& platform)
     // A job configured with one server address does not go through a proxy.
     if (platform.load_balancing == LoadBalancing::PerJob)
       proxy->fail("a proxy balances requests: expected /platform/load_balancing " +
-                  choice_list_except(kLoadBalancing, LoadBalancing::PerJob) +
-                  " with it");
+                  choice_list_except(kLoadBalancing, LoadBalancing::PerJob) + " with it");
   }
   const JsonNode groups = node.at("servers");
   int autoscaled = 0;
@@ -143,8 +145,8 @@ void check_proxy_and_autoscaling(const JsonNode& node, const Platform& platform)
 }  // namespace
 
 Platform read_platform(const JsonNode& node) {
-  node.allow_only({"worker_pools", "placement", "site_uplink", "wan", "servers", "load_balancing", "proxy",
-                   "scrape_interval"});
+  node.allow_only(
+      {"worker_pools", "placement", "site_uplink", "wan", "servers", "load_balancing", "proxy", "scrape_interval"});
   Platform platform;
   std::set<std::string> names;  // pools and groups share one namespace: their hosts' names
   for (const JsonNode& p : node.at("worker_pools").non_empty_elements()) {

@@ -28,8 +28,8 @@ TokenBucketSpec read_connection_limit(const JsonNode& node) {
 }  // namespace
 
 ProxySpec read_proxy(const JsonNode& node) {
-  node.allow_only({"nic", "threads", "per_request", "dns_refresh", "connect_timeout", "saturation_gate",
-                   "connection_limit"});
+  node.allow_only(
+      {"nic", "threads", "per_request", "dns_refresh", "connect_timeout", "saturation_gate", "connection_limit"});
   ProxySpec proxy;
   proxy.nic = read_link(node.at("nic"));
   if (auto t = node.find("threads")) proxy.threads = t->int_in(1, limits::kMaxFrontendThreads);

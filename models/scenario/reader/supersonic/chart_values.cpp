@@ -8,9 +8,7 @@ namespace sonicsim::supersonic {
 extern const unsigned char kChartValuesYaml[];
 extern const std::size_t kChartValuesYamlSize;
 
-std::string_view chart_values_text() {
-  return {reinterpret_cast<const char*>(kChartValuesYaml), kChartValuesYamlSize};
-}
+std::string_view chart_values_text() { return {reinterpret_cast<const char*>(kChartValuesYaml), kChartValuesYamlSize}; }
 
 const nlohmann::json& chart_defaults() {
   static const nlohmann::json defaults = parse_yaml_text(std::string(chart_values_text()), "the chart's values.yaml");

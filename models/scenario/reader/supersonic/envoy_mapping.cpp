@@ -31,8 +31,9 @@ std::string number_text(double x) {
 void Mapper::envoy() {
   if (!envoy_) {
     unused("/envoy");
-    note("envoy.enabled is false: the jobs reach the Triton pods through their headless Service, without a proxy "
-         "(/platform/load_balancing from the scenario; its default per_job is one address per job)");
+    note(
+        "envoy.enabled is false: the jobs reach the Triton pods through their headless Service, without a proxy "
+        "(/platform/load_balancing from the scenario; its default per_job is one address per job)");
     return;
   }
   const JsonNode envoy = section({"envoy"});
@@ -40,7 +41,8 @@ void Mapper::envoy() {
   const std::int64_t replicas =
       defaulted(envoy, "replicas", 1, 0, 1'000'000, "Envoy pods", template_default("envoy/deployment.yaml", 1));
   if (replicas > 1)
-    note("envoy.replicas is " + std::to_string(replicas) + ": sonicsim simulates one Envoy, which sees every request "
+    note("envoy.replicas is " + std::to_string(replicas) +
+         ": sonicsim simulates one Envoy, which sees every request "
          "(each of several Envoys would balance on its own counts)");
   // lb_policy: {{ .envoy.loadBalancerPolicy }} (configmaps.yaml, cluster triton_grpc_service).
   const auto policy_node = find({"envoy", "loadBalancerPolicy"});
@@ -51,10 +53,12 @@ void Mapper::envoy() {
   const std::string policy_name = policy_node ? policy_node->string() : "";
   if (policy_node)
     set(true, "/load_balancing",
-        std::string(choice_name(kLoadBalancing, policy_node->choice(kEnvoyPolicies, "Envoy's lb_policy, as the chart lists them"))),
+        std::string(choice_name(kLoadBalancing,
+                                policy_node->choice(kEnvoyPolicies, "Envoy's lb_policy, as the chart lists them"))),
         policy_node->pointer());
   if (policy_name == "RING_HASH" || policy_name == "MAGLEV")
-    note("envoy.loadBalancerPolicy " + policy_name + ": the route sets no hash policy, so Envoy hashes a random "
+    note("envoy.loadBalancerPolicy " + policy_name +
+         ": the route sets no hash policy, so Envoy hashes a random "
          "number and picks a random host; simulated as random (the hash ring's unequal shares are not)");
   // The chart sets no dns_refresh_rate (Envoy's 5 s) and a connect_timeout of 0.25 s for Triton.
   set(true, "/proxy/dns_refresh", "5s", "");
@@ -73,18 +77,21 @@ void Mapper::envoy() {
     else if (cores != threads)
       note(given + " is simulated as " + std::to_string(threads) + " threads (a whole number of Envoy worker threads)");
   } else {
-    note("envoy.resources.limits.cpu is not set: Envoy may use every core of its node, which the values do not say "
-         "(platform.proxy.threads from the scenario)");
+    note(
+        "envoy.resources.limits.cpu is not set: Envoy may use every core of its node, which the values do not say "
+        "(platform.proxy.threads from the scenario)");
   }
   // route timeout: {{ .envoy.grpc_route_timeout }}; 0s disables it, as sonicsim's proxy has none.
   if (const auto timeout = find({"envoy", "grpc_route_timeout"})) {
     const double s = envoy_duration_s(*timeout);
     if (s > 0)
-      note("envoy.grpc_route_timeout " + timeout->string() + " is not simulated: Envoy answers UNAVAILABLE to a request "
+      note("envoy.grpc_route_timeout " + timeout->string() +
+           " is not simulated: Envoy answers UNAVAILABLE to a request "
            "not answered within it of reaching the proxy, and sonicsim's proxy waits for every answer");
   } else {
-    note("envoy.grpc_route_timeout is null: the route renders without a timeout and Envoy's default of 15s applies, "
-         "which sonicsim does not simulate");
+    note(
+        "envoy.grpc_route_timeout is null: the route renders without a timeout and Envoy's default of 15s applies, "
+        "which sonicsim does not simulate");
   }
   // The listener's local rate limit: a token bucket on new connections.
   if (enabled({"envoy", "rate_limiter", "listener_level", "enabled"})) {
@@ -98,8 +105,8 @@ void Mapper::envoy() {
     set(true, "/proxy/connection_limit/max_tokens", rendered_integer(tokens, 1, 1'000'000'000, "Envoy's max_tokens"),
         tokens.pointer());
     if (const auto fill = member(bucket, "tokens_per_fill"))  // absent: Envoy's default, 1
-      set(true, "/proxy/connection_limit/tokens_per_fill", rendered_integer(*fill, 1, 1'000'000'000, "Envoy's tokens_per_fill"),
-          fill->pointer());
+      set(true, "/proxy/connection_limit/tokens_per_fill",
+          rendered_integer(*fill, 1, 1'000'000'000, "Envoy's tokens_per_fill"), fill->pointer());
     const JsonNode interval = required("fill_interval");
     const double s = envoy_duration_s(interval);
     if (s < 0.05) interval.fail("expected at least 50ms (Envoy's bound on a token bucket's fill_interval)");
@@ -110,24 +117,30 @@ void Mapper::envoy() {
   if (gate_) {
     const auto lua = find({"envoy", "rate_limiter", "prometheus_based", "luaConfig"});
     if (lua && (!lua->raw().is_string() || lua->raw() != "cfg/envoy-filter.lua"))
-      note("envoy.rate_limiter.prometheus_based.luaConfig names another file than the chart's cfg/envoy-filter.lua: "
-           "sonicsim simulates the chart's filter");
+      note(
+          "envoy.rate_limiter.prometheus_based.luaConfig names another file than the chart's cfg/envoy-filter.lua: "
+          "sonicsim simulates the chart's filter");
   } else {
     unused("/envoy/rate_limiter/prometheus_based");
   }
   if (enabled({"envoy", "external_config", "load_from_configmap"}))
-    note("envoy.external_config.load_from_configmap: Envoy's configuration comes from a ConfigMap sonicsim cannot "
-         "read; the proxy keeps the settings the chart would generate (set /platform/proxy and load_balancing to yours)");
+    note(
+        "envoy.external_config.load_from_configmap: Envoy's configuration comes from a ConfigMap sonicsim cannot "
+        "read; the proxy keeps the settings the chart would generate (set /platform/proxy and load_balancing to "
+        "yours)");
 }
 
 // serverLoadThreshold: the trigger's threshold (so.yaml, `| quote`) and the Lua gate's (tonumber).
 void Mapper::threshold() {
   const auto node = find({"serverLoadThreshold"});
-  if (!node) root_.fail("expected \"serverLoadThreshold\": KEDA's trigger and the saturation gate compare the load metric to it");
+  if (!node)
+    root_.fail(
+        "expected \"serverLoadThreshold\": KEDA's trigger and the saturation gate compare the load metric to it");
   const double t = number_or_numeric_string(*node);
   if (!(t >= 0 && t <= 1e12)) node->fail("expected a threshold from 0 to 1e12, got " + node->raw().dump());
   if (keda_ && !(t > 0)) node->fail("expected a positive threshold (KEDA's trigger divides the metric by it)");
-  const nlohmann::json value = std::floor(t) == t && t < 1e15 ? nlohmann::json(static_cast<std::int64_t>(t)) : nlohmann::json(t);
+  const nlohmann::json value =
+      std::floor(t) == t && t < 1e15 ? nlohmann::json(static_cast<std::int64_t>(t)) : nlohmann::json(t);
   if (keda_) set(false, "/autoscaling/threshold", value, node->pointer());
   if (gate_) set(true, "/proxy/saturation_gate/threshold", value, node->pointer());
 }
@@ -141,14 +154,16 @@ void Mapper::load_metric() {
     std::vector<std::string> missing;
     if (keda_ && !(inline_has(false, "/autoscaling/metric") && inline_has(false, "/autoscaling/metric_window")))
       missing.push_back(in_.group_pointer + "/autoscaling/metric and metric_window");
-    if (gate_ && !(inline_has(true, "/proxy/saturation_gate/metric") && inline_has(true, "/proxy/saturation_gate/window")))
+    if (gate_ &&
+        !(inline_has(true, "/proxy/saturation_gate/metric") && inline_has(true, "/proxy/saturation_gate/window")))
       missing.push_back("/platform/proxy/saturation_gate/metric and window");
     std::string keys;
     for (const std::string& m : missing) keys += (keys.empty() ? "" : ", and ") + m;
     if (!missing.empty())
-      node->fail("a PromQL query sonicsim cannot evaluate: it knows the chart's default (\"\") and the per-series sum "
-                 "of values-geddes-cms.yaml (scenarios/README.md); give the scenario's " + keys +
-                 " to simulate one of its metrics instead");
+      node->fail(
+          "a PromQL query sonicsim cannot evaluate: it knows the chart's default (\"\") and the per-series sum "
+          "of values-geddes-cms.yaml (scenarios/README.md); give the scenario's " +
+          keys + " to simulate one of its metrics instead");
     note("serverLoadMetric is a query sonicsim cannot evaluate: the scenario's metric and window stand for it");
     return;
   }
@@ -163,18 +178,24 @@ void Mapper::load_metric() {
     set(true, "/proxy/saturation_gate/window", duration_text(known->window_s), source);
   }
   if (known->metric == ScalingMetric::SupersonicLoadSummed)
-    note("serverLoadMetric divides per pod and then sums (sum by (release) (rate(queue) / (rate(exec) * 1000 + 0.001))), "
-         "not the chart's ratio of sums: simulated as " + name + ", which n equally loaded pods make n times larger");
+    note(
+        "serverLoadMetric divides per pod and then sums (sum by (release) (rate(queue) / (rate(exec) * 1000 + "
+        "0.001))), "
+        "not the chart's ratio of sums: simulated as " +
+        name + ", which n equally loaded pods make n times larger");
 }
 
 // The gate and the trigger read what Prometheus scraped; the chart's own Prometheus scrapes every
 // prometheus.server.global.scrape_interval.
 void Mapper::scrape_interval() {
-  const std::string fallback = inline_has(true, "/scrape_interval") ? "the scenario's platform.scrape_interval"
-                                                                    : "sonicsim's default of 5s (platform.scrape_interval)";
+  const std::string fallback = inline_has(true, "/scrape_interval")
+                                   ? "the scenario's platform.scrape_interval"
+                                   : "sonicsim's default of 5s (platform.scrape_interval)";
   if (enabled({"prometheus", "external", "enabled"})) {
-    note("the metric comes from an external Prometheus (prometheus.external) whose scrape interval is not in the "
-         "values: " + fallback);
+    note(
+        "the metric comes from an external Prometheus (prometheus.external) whose scrape interval is not in the "
+        "values: " +
+        fallback);
   } else if (enabled({"prometheus", "enabled"})) {
     if (const auto interval = find({"prometheus", "server", "global", "scrape_interval"})) {
       const double s = prometheus_duration_s(*interval);
@@ -185,8 +206,10 @@ void Mapper::scrape_interval() {
       note("prometheus.server.global.scrape_interval is null: Prometheus scrapes at its default, every 1m");
     }
   } else {
-    note("neither the chart's Prometheus (prometheus.enabled) nor an external one: the chart looks for one in the "
-         "namespace, whose scrape interval is not in the values: " + fallback);
+    note(
+        "neither the chart's Prometheus (prometheus.enabled) nor an external one: the chart looks for one in the "
+        "namespace, whose scrape interval is not in the values: " +
+        fallback);
   }
 }
 

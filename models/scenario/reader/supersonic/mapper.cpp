@@ -49,8 +49,9 @@ bool Mapper::enabled(std::initializer_list<std::string_view> keys) {
   if (!node) return false;
   const bool on = truthy(node->raw());
   if (node->raw().is_string())
-    note(dotted(node->pointer()) + " is the string \"" + node->raw().get<std::string>() + "\", which the chart's `if` takes as " +
-         (on ? "true" : "false") + " (a Go template tests strings for emptiness)");
+    note(dotted(node->pointer()) + " is the string \"" + node->raw().get<std::string>() +
+         "\", which the chart's `if` takes as " + (on ? "true" : "false") +
+         " (a Go template tests strings for emptiness)");
   return on;
 }
 
@@ -75,7 +76,8 @@ JsonNode Mapper::section(std::initializer_list<std::string_view> keys) const {
     return *node;
   }
   std::string pointer;
-  for (std::string_view key : keys) pointer.append(1, '/').append(key);  // (not "/" + key: GCC 12's -Wrestrict misfires)
+  for (std::string_view key : keys)
+    pointer.append(1, '/').append(key);               // (not "/" + key: GCC 12's -Wrestrict misfires)
   return JsonNode(empty_, pointer, in_.values_file);  // removed by a null in the file: nothing given
 }
 
@@ -91,8 +93,8 @@ ValuesMapping Mapper::run() {
     load_metric();
     scrape_interval();
   } else {
-    for (const char* p : {"/serverLoadMetric", "/serverLoadThreshold", "/prometheus/enabled", "/prometheus/external/enabled",
-                          "/prometheus/server/global/scrape_interval"})
+    for (const char* p : {"/serverLoadMetric", "/serverLoadThreshold", "/prometheus/enabled",
+                          "/prometheus/external/enabled", "/prometheus/server/global/scrape_interval"})
       unused(p);
   }
   ignored_values();
@@ -100,11 +102,12 @@ ValuesMapping Mapper::run() {
 }
 
 void Mapper::triton_and_keda() {
-  devices_key_ = in_.inline_group.contains("gpu") || in_.inline_group.contains("gpus_per_server") ? "gpus_per_server"
-                                                                                                 : "devices_per_server";
+  devices_key_ = in_.inline_group.contains("gpu") || in_.inline_group.contains("gpus_per_server")
+                     ? "gpus_per_server"
+                     : "devices_per_server";
   // spec.replicas: {{ .Values.triton.replicas | default 1 }} (0 renders as 1).
   const std::int64_t replicas = defaulted(section({"triton"}), "replicas", 1, 0, limits::kMaxServersPerGroup,
-                                         "servers of a group", template_default("triton/deployment.yaml", 1));
+                                          "servers of a group", template_default("triton/deployment.yaml", 1));
   // resources: the pod's GPUs, one server of the group per pod. Kubernetes takes an extended
   // resource's limit as its request, and refuses a pod whose request differs from it.
   std::optional<JsonNode> gpus;
@@ -117,16 +120,19 @@ void Mapper::triton_and_keda() {
     if (!gpus && (limit || request)) gpus = limit ? limit : request;
   }
   const std::int64_t devices = gpus ? rendered_integer(*gpus, 0, limits::kMaxGpusPerServer, "devices per server") : 0;
-  const bool inline_devices = in_.inline_group.contains("devices_per_server") || in_.inline_group.contains("gpus_per_server");
+  const bool inline_devices =
+      in_.inline_group.contains("devices_per_server") || in_.inline_group.contains("gpus_per_server");
   if (devices > 0 && !inline_devices)
     set(false, "/" + devices_key_, devices, gpus->pointer());
   else if (devices == 0 && !inline_devices)
     (gpus ? *gpus : section({"triton", "resources"}))
-        .fail("the Triton pods request no GPU (resources.limits.\"nvidia.com/gpu\" or \"amd.com/gpu\"): give the server "
-              "group's devices_per_server in the scenario");
+        .fail(
+            "the Triton pods request no GPU (resources.limits.\"nvidia.com/gpu\" or \"amd.com/gpu\"): give the server "
+            "group's devices_per_server in the scenario");
 
   if (!keda_) {
-    if (!in_.inline_group.contains("count")) set(false, "/count", replicas, file_sets("/triton/replicas") ? "/triton/replicas" : "");
+    if (!in_.inline_group.contains("count"))
+      set(false, "/count", replicas, file_sets("/triton/replicas") ? "/triton/replicas" : "");
     unused("/keda");
     unused("/triton/readinessProbe");  // fixed servers are ready from the start
     unused("/triton/startupProbe");
@@ -134,28 +140,36 @@ void Mapper::triton_and_keda() {
   }
   const JsonNode keda = section({"keda"});
   if (!envoy_)
-    find({"keda", "enabled"})->fail("KEDA scales Triton pods that Envoy finds by DNS, and envoy.enabled is false: "
-                                    "sonicsim scales a group only behind its proxy");
+    find({"keda", "enabled"})
+        ->fail(
+            "KEDA scales Triton pods that Envoy finds by DNS, and envoy.enabled is false: "
+            "sonicsim scales a group only behind its proxy");
   // minReplicaCount: {{ default 1 .Values.keda.minReplicaCount }}; maxReplicaCount: {{ default 14 ... }}.
-  const std::int64_t min = integer_or_default(keda, "minReplicaCount", 1, 0, limits::kMaxServersPerGroup, "KEDA's minReplicaCount");
-  const std::int64_t max = defaulted(keda, "maxReplicaCount", 14, 1, limits::kMaxServersPerGroup, "KEDA's maxReplicaCount",
-                                    template_default("so.yaml", 14));
+  const std::int64_t min =
+      integer_or_default(keda, "minReplicaCount", 1, 0, limits::kMaxServersPerGroup, "KEDA's minReplicaCount");
+  const std::int64_t max = defaulted(keda, "maxReplicaCount", 14, 1, limits::kMaxServersPerGroup,
+                                     "KEDA's maxReplicaCount", template_default("so.yaml", 14));
   if (min > max)
-    find({"keda", "minReplicaCount"})->fail("KEDA refuses a minReplicaCount above maxReplicaCount (" + std::to_string(max) + ")");
+    find({"keda", "minReplicaCount"})
+        ->fail("KEDA refuses a minReplicaCount above maxReplicaCount (" + std::to_string(max) + ")");
   if (file_sets("/keda/minReplicaCount") && find({"keda", "minReplicaCount"})->raw() == 0)
-    note("keda.minReplicaCount 0 renders as 1 (so.yaml: `default 1`, and Helm's default takes 0 for unset): "
-         "keda.zeroIdleReplicas is the chart's way to scale to zero");
+    note(
+        "keda.minReplicaCount 0 renders as 1 (so.yaml: `default 1`, and Helm's default takes 0 for unset): "
+        "keda.zeroIdleReplicas is the chart's way to scale to zero");
   // idleReplicaCount: 0 only if zeroIdleReplicas is true: KEDA then takes the deployment between 0
   // and 1 itself, which is sonicsim's min_replicas 0.
   const auto zero_idle = find({"keda", "zeroIdleReplicas"});
   const bool to_zero = zero_idle && zero_idle->raw() == true;
-  set(false, "/autoscaling/min_replicas", to_zero ? 0 : min, to_zero ? "/keda/zeroIdleReplicas" : "/keda/minReplicaCount");
+  set(false, "/autoscaling/min_replicas", to_zero ? 0 : min,
+      to_zero ? "/keda/zeroIdleReplicas" : "/keda/minReplicaCount");
   set(false, "/autoscaling/max_replicas", max, "/keda/maxReplicaCount");
   // The Deployment starts with triton.replicas; the HPA brings it within its bounds (an error about
   // the count names the bound that set it).
   const std::int64_t low = to_zero ? 0 : min;
   set(false, "/autoscaling/initial_replicas", std::clamp<std::int64_t>(replicas, low, max),
-      replicas < low ? "/keda/minReplicaCount" : replicas > max ? "/keda/maxReplicaCount" : "/triton/replicas");
+      replicas < low   ? "/keda/minReplicaCount"
+      : replicas > max ? "/keda/maxReplicaCount"
+                       : "/triton/replicas");
   if (!in_.inline_group.contains("count")) {
     set(false, "/count", max, "/keda/maxReplicaCount");
     note("the group's GPU pool (count) is keda.maxReplicaCount, " + std::to_string(max) +
@@ -171,13 +185,15 @@ void Mapper::triton_and_keda() {
   // sh -c the script "touch" alone, which fails without an operand: Triton gets SIGTERM at once.
   set(false, "/autoscaling/prestop_sleep", "0s", "");
   if (!inline_has(false, "/autoscaling/prestop_sleep"))
-    note("the chart's preStop hook runs `sh -c touch` without its operand (the script and `sleep 60` are separate "
-         "arguments in triton/deployment.yaml), so Triton gets SIGTERM at once: prestop_sleep 0s (set "
-         "autoscaling.prestop_sleep \"60s\" for the hook as intended)");
+    note(
+        "the chart's preStop hook runs `sh -c touch` without its operand (the script and `sleep 60` are separate "
+        "arguments in triton/deployment.yaml), so Triton gets SIGTERM at once: prestop_sleep 0s (set "
+        "autoscaling.prestop_sleep \"60s\" for the hook as intended)");
   set(false, "/autoscaling/grace_period", "60s", "");  // terminationGracePeriodSeconds: 60, fixed
   if (!inline_has(false, "/autoscaling/startup"))
-    note("a pod's start-up time (image pull and model load) is not in a values file: sonicsim's default, 60s "
-         "(set autoscaling.startup)");
+    note(
+        "a pod's start-up time (image pull and model load) is not in a values file: sonicsim's default, 60s "
+        "(set autoscaling.startup)");
 }
 
 // behavior.<direction> of the HPA (so.yaml): one Pods policy of `stepsize` pods per periodSeconds,
@@ -186,11 +202,13 @@ void Mapper::scaling_rules(const char* direction, const char* key) {
   // {{- $scaleUp := .Values.keda.scaleUp | default dict }}: an empty value is an empty map.
   const std::string from = "/keda/" + std::string(key);
   const auto given = find({"keda", key});
-  const JsonNode rules = given && truthy(given->raw()) ? section({"keda", key}) : JsonNode(empty_, from, in_.values_file);
-  const std::int64_t window = defaulted(rules, "stabilizationWindowSeconds", 120, 0, 3600,
-                                        "the HPA's bound on stabilizationWindowSeconds", template_default("so.yaml", 120));
-  const std::int64_t period =
-      defaulted(rules, "periodSeconds", 30, 1, 1800, "the HPA's bound on periodSeconds", template_default("so.yaml", 30));
+  const JsonNode rules =
+      given && truthy(given->raw()) ? section({"keda", key}) : JsonNode(empty_, from, in_.values_file);
+  const std::int64_t window =
+      defaulted(rules, "stabilizationWindowSeconds", 120, 0, 3600, "the HPA's bound on stabilizationWindowSeconds",
+                template_default("so.yaml", 120));
+  const std::int64_t period = defaulted(rules, "periodSeconds", 30, 1, 1800, "the HPA's bound on periodSeconds",
+                                        template_default("so.yaml", 30));
   const std::int64_t step = defaulted(rules, "stepsize", 1, 1, limits::kMaxServersPerGroup * 100, "pods per period",
                                       template_default("so.yaml", 1));
   const std::string to = "/autoscaling/" + std::string(direction);
@@ -217,7 +235,8 @@ void Mapper::readiness() {
     if (p.present) {
       const JsonNode node = section({"triton", name});
       // An absent value renders empty, which Kubernetes defaults: initialDelaySeconds 0, periodSeconds 10.
-      p.delay = integer_or_default(node, "initialDelaySeconds", 0, 0, static_cast<std::int64_t>(limits::kMaxDurationS), "");
+      p.delay =
+          integer_or_default(node, "initialDelaySeconds", 0, 0, static_cast<std::int64_t>(limits::kMaxDurationS), "");
       // Kubernetes defaults a probe's periodSeconds of 0 (pkg/apis/core/v1/defaults.go, SetDefaults_Probe).
       p.period = defaulted(node, "periodSeconds", 10, 1, static_cast<std::int64_t>(limits::kMaxDurationS), "",
                            "is 10 to Kubernetes (a probe's periodSeconds of 0 takes the default)");
@@ -233,15 +252,18 @@ void Mapper::readiness() {
   } else {
     set(false, "/autoscaling/readiness/initial_delay", "0s", "/triton/readinessProbe/reset");
     set(false, "/autoscaling/readiness/period", "1s", "/triton/readinessProbe/reset");
-    note("both probes are reset: Kubernetes would take a pod as ready when its container starts, before Triton "
-         "serves; sonicsim makes it ready when Triton serves (readiness every 1s)");
+    note(
+        "both probes are reset: Kubernetes would take a pod as ready when its container starts, before Triton "
+        "serves; sonicsim makes it ready when Triton serves (readiness every 1s)");
   }
   if (ready.present && startup.present &&
-      !(ready.delay >= startup.delay && (ready.delay - startup.delay) % startup.period == 0 && ready.period % startup.period == 0))
-    note(printf_string("the readiness probe (from %llds every %llds) does not fall on the startup probe (from %llds every %llds): "
-                       "a pod may be ready up to one startup period later than sonicsim says",
-                       static_cast<long long>(ready.delay), static_cast<long long>(ready.period),
-                       static_cast<long long>(startup.delay), static_cast<long long>(startup.period)));
+      !(ready.delay >= startup.delay && (ready.delay - startup.delay) % startup.period == 0 &&
+        ready.period % startup.period == 0))
+    note(printf_string(
+        "the readiness probe (from %llds every %llds) does not fall on the startup probe (from %llds every %llds): "
+        "a pod may be ready up to one startup period later than sonicsim says",
+        static_cast<long long>(ready.delay), static_cast<long long>(ready.period),
+        static_cast<long long>(startup.delay), static_cast<long long>(startup.period)));
 }
 
 ValuesMapping map_values(const ValuesInput& input) { return Mapper(input).run(); }

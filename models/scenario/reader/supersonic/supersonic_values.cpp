@@ -67,7 +67,8 @@ ExpandedScenario expand_supersonic_values(const json& document, const std::strin
   json values = read_yaml_file(path);
   if (values.is_null()) values = json::object();  // an empty file: the chart's defaults
   if (!values.is_object())
-    throw InputError(path, "", std::string("expected a map of values, as a Helm values file holds, got ") + values.type_name());
+    throw InputError(path, "",
+                     std::string("expected a map of values, as a Helm values file holds, got ") + values.type_name());
 
   const json merged = coalesce_values(values, chart_defaults());
   json inline_group = group;

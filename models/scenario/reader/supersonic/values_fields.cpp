@@ -118,8 +118,10 @@ double envoy_duration_s(const JsonNode& node) {
     ok = i > fraction && i - fraction <= 9;
   }
   if (!ok || i + 1 != text.size() || text[i] != 's')
-    node.fail("expected a duration in seconds as Envoy reads it (a protobuf Duration: digits, at most 9 decimals, "
-              "and \"s\", e.g. \"12s\" or \"0.25s\"), got \"" + text + "\"");
+    node.fail(
+        "expected a duration in seconds as Envoy reads it (a protobuf Duration: digits, at most 9 decimals, "
+        "and \"s\", e.g. \"12s\" or \"0.25s\"), got \"" +
+        text + "\"");
   return bounded_duration(node, std::strtod(text.c_str(), nullptr));
 }
 
@@ -154,8 +156,10 @@ double prometheus_duration_s(const JsonNode& node) {
   if (!node.raw().is_string()) wrong_type(node, "a Prometheus duration, e.g. \"5s\" or \"1m30s\"");
   const auto seconds = parse_prometheus_duration_s(node.raw().get_ref<const std::string&>());
   if (!seconds)
-    node.fail("expected a Prometheus duration (numbers with y, w, d, h, m, s or ms in that order, e.g. \"5s\" or "
-              "\"1m30s\"), got \"" + node.raw().get<std::string>() + "\"");
+    node.fail(
+        "expected a Prometheus duration (numbers with y, w, d, h, m, s or ms in that order, e.g. \"5s\" or "
+        "\"1m30s\"), got \"" +
+        node.raw().get<std::string>() + "\"");
   return bounded_duration(node, *seconds);
 }
 

@@ -66,15 +66,15 @@ void Mapper::ignored_values() {
     if (leaf.empty()) continue;  // an empty file
     const nlohmann::json& value = in_.file_values.at(nlohmann::json::json_pointer(leaf));
     // A null or empty map over chart keys only removes or keeps defaults: the mapping said what matters.
-    const bool covers_keys = std::any_of(std::begin(kChartKeys), std::end(kChartKeys), [&](const KeyRule& r) {
-      return under(r.pointer, leaf) && r.pointer != leaf;
-    });
+    const bool covers_keys = std::any_of(std::begin(kChartKeys), std::end(kChartKeys),
+                                         [&](const KeyRule& r) { return under(r.pointer, leaf) && r.pointer != leaf; });
     if ((value.is_null() || value.is_object()) && covers_keys) continue;
     const KeyUse use = key_use(leaf);
     if (use == KeyUse::Ignored) {
       const KeyRule* rule = nullptr;
       for (const KeyRule& r : kChartKeys)
-        if (under(leaf, r.pointer) && r.use == KeyUse::Ignored && (!rule || r.pointer.size() > rule->pointer.size())) rule = &r;
+        if (under(leaf, r.pointer) && r.use == KeyUse::Ignored && (!rule || r.pointer.size() > rule->pointer.size()))
+          rule = &r;
       ignored.add(dotted(rule->pointer));
     } else if (use == KeyUse::NotRead) {
       // The shortest part of the path the chart's values do not have.
@@ -99,10 +99,11 @@ void Mapper::ignored_values() {
   }
   if (!ignored.empty()) note("ignored, not simulated: " + ignored.joined());
   if (!not_read.empty())
-    note("not read by the chart's templates at " + std::string(kChartShortCommit) + " (Helm would keep them unused): " +
-         not_read.joined());
+    note("not read by the chart's templates at " + std::string(kChartShortCommit) +
+         " (Helm would keep them unused): " + not_read.joined());
   if (!off.empty()) note("unused, their feature is off in this file: " + off.joined());
-  note("the pods serve the scenario's models (" + in_.group_pointer + "/models, /models): the model repository the values "
+  note("the pods serve the scenario's models (" + in_.group_pointer +
+       "/models, /models): the model repository the values "
        "name (triton.modelRepository, --model-repository in triton.args, on CVMFS) is not read");
 }
 

@@ -37,7 +37,7 @@ inline constexpr KeyRule kChartKeys[]{
     {"/triton/tolerations", I},
     {"/triton/affinity", I},
     {"/triton/modelRepository", I},
-    {"/triton/service", I},  // ports and labels
+    {"/triton/service", I},         // ports and labels
     {"/triton/readinessProbe", I},  // its command, timeout and thresholds
     {"/triton/readinessProbe/reset", M},
     {"/triton/readinessProbe/initialDelaySeconds", M},

@@ -19,7 +19,8 @@ void sort_unique(std::vector<int>& v) {
 // "a -> b -> a": the modules of a cycle, each waiting for the next.
 std::string cycle_text(const std::vector<int>& cycle, const std::vector<Module>& modules) {
   std::string text;
-  for (const int m : cycle) text.append("\"").append(module_name(modules[static_cast<std::size_t>(m)])).append("\" -> ");
+  for (const int m : cycle)
+    text.append("\"").append(module_name(modules[static_cast<std::size_t>(m)])).append("\" -> ");
   return text.append("\"").append(module_name(modules[static_cast<std::size_t>(cycle.front())])).append("\"");
 }
 
@@ -40,18 +41,21 @@ void read_module_after(const std::vector<JsonNode>& nodes, Workload& w) {
     for (const JsonNode& name_node : after->elements()) {
       const std::string name = name_node.string();
       const auto at = index.find(name);
-      if (at == index.end()) name_node.fail("no module named \"" + name + "\": expected the name of a module of /workload/modules");
+      if (at == index.end())
+        name_node.fail("no module named \"" + name + "\": expected the name of a module of /workload/modules");
       if (auto twice = repeated.find(name); twice != repeated.end())
-        name_node.fail("modules " + std::to_string(at->second) + " and " + std::to_string(twice->second) + " are both named \"" +
-                       name + "\": expected a name that says which module this one waits for");
-      if (at->second == static_cast<int>(m)) name_node.fail("a module cannot wait for itself: expected another module's name");
+        name_node.fail("modules " + std::to_string(at->second) + " and " + std::to_string(twice->second) +
+                       " are both named \"" + name + "\": expected a name that says which module this one waits for");
+      if (at->second == static_cast<int>(m))
+        name_node.fail("a module cannot wait for itself: expected another module's name");
       graph.after[m].push_back(at->second);
     }
     sort_unique(graph.after[m]);
   }
   if (const std::vector<int> cycle = find_cycle(graph.after); !cycle.empty())
     nodes[static_cast<std::size_t>(cycle.front())].at("after").fail(
-        "the modules " + cycle_text(cycle, w.modules) + " each wait for the next (a cycle): expected an event's modules to "
+        "the modules " + cycle_text(cycle, w.modules) +
+        " each wait for the next (a cycle): expected an event's modules to "
         "depend on each other without a cycle");
   w.graph = std::move(graph);
 }
@@ -78,7 +82,8 @@ constexpr std::size_t kMostUntimedDependencies = 20'000'000;
 // Per node the report does not time (module_at -1): the modules it reaches through such nodes
 // only, sorted; a module waiting for it waits for those. Each is found once, from its successors',
 // depth first without recursion.
-std::vector<std::vector<int>> untimed_frontiers(const DependencyGraphFile& file, const std::vector<std::vector<int>>& waits,
+std::vector<std::vector<int>> untimed_frontiers(const DependencyGraphFile& file,
+                                                const std::vector<std::vector<int>>& waits,
                                                 const std::vector<int>& module_at) {
   enum class Mark : std::uint8_t { New, OnPath, Done };
   std::vector<Mark> mark(file.nodes.size(), Mark::New);
@@ -97,8 +102,9 @@ std::vector<std::vector<int>> untimed_frontiers(const DependencyGraphFile& file,
         if (module_at[next] >= 0 || mark[next] == Mark::Done) continue;
         if (mark[next] == Mark::OnPath)
           throw InputError(file.file, "line " + std::to_string(file.nodes[next].line),
-                           "node \"" + file.nodes[next].label + "\" waits for itself through nodes the report does not "
-                           "time (a cycle): expected a job's module dependencies, which have none");
+                           "node \"" + file.nodes[next].label +
+                               "\" waits for itself through nodes the report does not "
+                               "time (a cycle): expected a job's module dependencies, which have none");
         mark[next] = Mark::OnPath;
         path.emplace_back(static_cast<int>(next), 0);
         continue;
@@ -106,16 +112,20 @@ std::vector<std::vector<int>> untimed_frontiers(const DependencyGraphFile& file,
       std::vector<int>& reached = frontier[node];
       for (const int to : waits[node]) {
         const int module = module_at[static_cast<std::size_t>(to)];
-        if (module >= 0) reached.push_back(module);
-        else reached.insert(reached.end(), frontier[static_cast<std::size_t>(to)].begin(), frontier[static_cast<std::size_t>(to)].end());
+        if (module >= 0)
+          reached.push_back(module);
+        else
+          reached.insert(reached.end(), frontier[static_cast<std::size_t>(to)].begin(),
+                         frontier[static_cast<std::size_t>(to)].end());
       }
       sort_unique(reached);
       held += reached.size();
       if (held > kMostUntimedDependencies)
-        throw InputError(file.file, "line " + std::to_string(file.nodes[node].line),
-                         "the nodes that the FastTimerService report does not time pass on more than " +
-                             std::to_string(kMostUntimedDependencies) +
-                             " dependencies: expected the DependencyGraph file of the report's job, whose modules it times");
+        throw InputError(
+            file.file, "line " + std::to_string(file.nodes[node].line),
+            "the nodes that the FastTimerService report does not time pass on more than " +
+                std::to_string(kMostUntimedDependencies) +
+                " dependencies: expected the DependencyGraph file of the report's job, whose modules it times");
       mark[node] = Mark::Done;
       path.pop_back();
     }
@@ -141,8 +151,8 @@ ModuleGraph read_report_graph(const JsonNode& graph, const FastTimerReport& repo
     if (node != node_of.end()) {
       module_at[static_cast<std::size_t>(node->second)] = module_of[i];
     } else if (timed.type != "other" && timed.type != "eventsetup") {  // the framework's own time has no node
-      graph.fail("module \"" + timed.label + "\" of the FastTimerService report " + report.file + " is no node of " + file.file +
-                 ": expected the DependencyGraph file of the job the report was taken from");
+      graph.fail("module \"" + timed.label + "\" of the FastTimerService report " + report.file + " is no node of " +
+                 file.file + ": expected the DependencyGraph file of the job the report was taken from");
     }
   }
   const std::vector<std::vector<int>> waits = waits_of(file);
@@ -154,17 +164,19 @@ ModuleGraph read_report_graph(const JsonNode& graph, const FastTimerReport& repo
     if (module < 0) continue;
     auto& after = result.after[static_cast<std::size_t>(module)];
     for (const int to : waits[n]) {
-      const auto& needed = module_at[static_cast<std::size_t>(to)] >= 0 ? std::vector<int>{module_at[static_cast<std::size_t>(to)]}
-                                                                         : through[static_cast<std::size_t>(to)];
+      const auto& needed = module_at[static_cast<std::size_t>(to)] >= 0
+                               ? std::vector<int>{module_at[static_cast<std::size_t>(to)]}
+                               : through[static_cast<std::size_t>(to)];
       for (const int m : needed)
         if (m != module) after.push_back(m);  // within one CPU step, the step's own order holds
     }
   }
   for (auto& after : result.after) sort_unique(after);
   if (const std::vector<int> cycle = find_cycle(result.after); !cycle.empty())
-    graph.fail("the modules " + cycle_text(cycle, modules) + " each wait for the next (a cycle; a CPU step in it holds " +
-               "modules both before and after another module of it): expected groups that no offloaded module splits, e.g. " +
-               "\"group\": \"module\"");
+    graph.fail(
+        "the modules " + cycle_text(cycle, modules) + " each wait for the next (a cycle; a CPU step in it holds " +
+        "modules both before and after another module of it): expected groups that no offloaded module splits, e.g. " +
+        "\"group\": \"module\"");
   return result;
 }
 

@@ -30,7 +30,8 @@ Module read_cpu_module(const JsonNode& node, const std::vector<ModelSpec>&) {
 // What the client does when a request fails: its tries, its deadline, and what then.
 void read_failure_handling(const JsonNode& node, InferenceModule& m) {
   // SonicClientBase: allowedTries 0 and 1 both make one attempt.
-  if (auto tries = node.find("allowed_tries")) m.allowed_tries = std::max(1, tries->int_in(0, limits::kMaxAllowedTries));
+  if (auto tries = node.find("allowed_tries"))
+    m.allowed_tries = std::max(1, tries->int_in(0, limits::kMaxAllowedTries));
   if (auto timeout = node.find("client_timeout")) m.client_timeout_s = timeout->positive_duration_s();
   if (auto on_failure = node.find("on_failure")) {
     m.on_failure = on_failure->choice(kOnFailure);
@@ -45,9 +46,10 @@ void read_failure_handling(const JsonNode& node, InferenceModule& m) {
 
 // The keys of an inference module that say how its client sends requests: all but type, name, model.
 const std::vector<std::string_view>& client_keys() {
-  static const std::vector<std::string_view> keys{"items_per_event", "elements_per_item", "items_per_request", "preprocess",
-                                                  "in_flight", "cpu_fallback", "priority", "timeout", "allowed_tries",
-                                                  "client_timeout", "on_failure", "fallback_scope", "external_work"};
+  static const std::vector<std::string_view> keys{
+      "items_per_event", "elements_per_item", "items_per_request", "preprocess",    "in_flight",
+      "cpu_fallback",    "priority",          "timeout",           "allowed_tries", "client_timeout",
+      "on_failure",      "fallback_scope",    "external_work"};
   return keys;
 }
 

@@ -16,7 +16,8 @@ namespace {
 
 // The CPU step a module's time goes to, by the module: its label, its C++ type, or one for all.
 enum class Grouping { All, ByType, ByModule };
-constexpr Choice<Grouping> kGroupings[]{{"all", Grouping::All}, {"type", Grouping::ByType}, {"module", Grouping::ByModule}};
+constexpr Choice<Grouping> kGroupings[]{
+    {"all", Grouping::All}, {"type", Grouping::ByType}, {"module", Grouping::ByModule}};
 
 // Where a report's module goes: offloaded (its inference module) or into a named CPU step.
 struct Placement {
@@ -54,17 +55,20 @@ std::map<std::string, std::string> read_named_groups(const JsonNode& node, const
     JsonNode(step_name, members.pointer(), members.file()).name();  // a step name, as the outputs show it
     for (const JsonNode& member : members.non_empty_elements()) {
       const std::string name = member.string();
-      if (offloaded.count(name)) member.fail("module \"" + name + "\" is offloaded (under \"offload\"): expected a CPU module");
+      if (offloaded.count(name))
+        member.fail("module \"" + name + "\" is offloaded (under \"offload\"): expected a CPU module");
       bool matched = false;
       for (const TimedModule& m : report.modules) {
         if ((m.label != name && m.type != name) || offloaded.count(m.label)) continue;
         matched = true;
         const auto [at, fresh] = step_of.emplace(m.label, step);
         if (!fresh && at->second != step)
-          member.fail("module \"" + m.label + "\" is already in group \"" + at->second + "\": expected each module in one group");
+          member.fail("module \"" + m.label + "\" is already in group \"" + at->second +
+                      "\": expected each module in one group");
       }
       if (!matched)
-        member.fail("\"" + name + "\" is no CPU module's label or C++ type in the FastTimerService report " + report.file);
+        member.fail("\"" + name + "\" is no CPU module's label or C++ type in the FastTimerService report " +
+                    report.file);
     }
   }
   return step_of;
@@ -81,7 +85,8 @@ std::vector<Placement> place_modules(const JsonNode* group, const FastTimerRepor
     }
   } else {
     if (group && !group->raw().is_string())
-      group->fail("expected " + choice_list(kGroupings) + " (or an object of named groups), got " + group->raw().type_name());
+      group->fail("expected " + choice_list(kGroupings) + " (or an object of named groups), got " +
+                  group->raw().type_name());
     const Grouping grouping = group ? group->choice(kGroupings, "or an object of named groups") : Grouping::All;
     for (const TimedModule& m : report.modules)
       placements.push_back({std::nullopt, grouping == Grouping::ByModule ? m.label
@@ -89,13 +94,15 @@ std::vector<Placement> place_modules(const JsonNode* group, const FastTimerRepor
                                                                          : "process " + report.process});
   }
   for (std::size_t i = 0; i < report.modules.size(); ++i)
-    if (auto it = offloaded.find(report.modules[i].label); it != offloaded.end()) placements[i].offloaded = std::move(it->second);
+    if (auto it = offloaded.find(report.modules[i].label); it != offloaded.end())
+      placements[i].offloaded = std::move(it->second);
   return placements;
 }
 
 // The CPU steps (the sum of their modules' thread time per event) and the offloaded modules, each
 // where its first module is in the report. `module_of`: per report module, where it went.
-std::vector<Module> chain(const FastTimerReport& report, std::vector<Placement> placements, std::vector<int>& module_of) {
+std::vector<Module> chain(const FastTimerReport& report, std::vector<Placement> placements,
+                          std::vector<int>& module_of) {
   std::vector<Module> modules;
   std::map<std::string, std::size_t> step_index;
   for (std::size_t i = 0; i < report.modules.size(); ++i) {
@@ -136,7 +143,8 @@ void read_modules_from(const JsonNode& node, const std::vector<ModelSpec>& model
   std::vector<int> module_of;
   w.modules = chain(report, place_modules(group ? &*group : nullptr, report, offloaded), module_of);
   if (w.modules.empty())
-    node.at("fasttimer").fail("the FastTimerService report " + report.file + " times no module, only \"idle\": expected a module");
+    node.at("fasttimer")
+        .fail("the FastTimerService report " + report.file + " times no module, only \"idle\": expected a module");
   w.modules_report = ModulesReport{report.file, report.events, std::nullopt, std::nullopt, ""};
   if (auto graph = node.find("graph")) {
     w.graph = read_report_graph(*graph, report, module_of, w.modules);

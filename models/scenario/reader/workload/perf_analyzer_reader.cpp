@@ -49,9 +49,10 @@ PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<Mode
     std::optional<JsonNode> culprit;  // the first of the three that the scenario sets
     for (const char* key : {"windows", "measurement_interval", "warmup"})
       if (!culprit) culprit = node.find(key);
-    culprit.value_or(node).fail(printf_string(
-        "expected warmup + windows x measurement_interval of at most %g s (the longest run), got %g s + %d x %g s = %g s",
-        limits::kMaxDurationS, load.warmup_s, load.windows, load.measurement_interval_s, load.end_s()));
+    culprit.value_or(node).fail(
+        printf_string("expected warmup + windows x measurement_interval of at most %g s (the longest run), got %g s + "
+                      "%d x %g s = %g s",
+                      limits::kMaxDurationS, load.warmup_s, load.windows, load.measurement_interval_s, load.end_s()));
   }
   if (auto s = node.find("client_send")) load.client_send = read_distribution(*s);
   if (auto r = node.find("client_recv")) load.client_recv = read_distribution(*r);

@@ -13,8 +13,10 @@ namespace sonicsim {
 namespace {
 
 // A pattern's name gives its kind; the keys beside "pattern" give its parameters (read_keys).
-constexpr Choice<StartPattern> kStartPatterns[]{
-    {"all_at_once", StartAllAtOnce{}}, {"staggered", StartStaggered{}}, {"spread", StartSpread{}}, {"waves", StartWaves{}}};
+constexpr Choice<StartPattern> kStartPatterns[]{{"all_at_once", StartAllAtOnce{}},
+                                                {"staggered", StartStaggered{}},
+                                                {"spread", StartSpread{}},
+                                                {"waves", StartWaves{}}};
 
 // A batch system submits on any start pattern's schedule, or on its own.
 const std::vector<Choice<SubmitPattern>>& submit_patterns() {
@@ -118,8 +120,9 @@ Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& model
   const auto start = node.find("start");
   const auto submit = node.find("submit");
   if (start.has_value() == submit.has_value())
-    node.fail("expected exactly one of \"start\" (a static farm: one job per core) and \"submit\" (jobs from a batch "
-              "system, queued for free cores)");
+    node.fail(
+        "expected exactly one of \"start\" (a static farm: one job per core) and \"submit\" (jobs from a batch "
+        "system, queued for free cores)");
   if (start) w.start = read_pattern<StartPattern>(*start, kStartPatterns);
   if (submit) w.submit = read_pattern<SubmitPattern>(*submit, submit_patterns());
   const auto* trace = w.submit ? std::get_if<SubmitTrace>(&*w.submit) : nullptr;
@@ -142,10 +145,12 @@ Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& model
     w.resubmit = resubmit->int_in(0, limits::kMaxResubmit);
   }
   if (auto warmup = node.find("warmup")) w.warmup_s = warmup->duration_s();
-  if (w.duration_s && w.warmup_s >= *w.duration_s) node.at("warmup").fail("expected a warm-up shorter than the duration");
+  if (w.duration_s && w.warmup_s >= *w.duration_s)
+    node.at("warmup").fail("expected a warm-up shorter than the duration");
   if (node.has("modules") == node.has("modules_from"))
-    node.fail("expected exactly one of \"modules\" (the modules, written out) and \"modules_from\" (taken from a CMSSW "
-              "FastTimerService report)");
+    node.fail(
+        "expected exactly one of \"modules\" (the modules, written out) and \"modules_from\" (taken from a CMSSW "
+        "FastTimerService report)");
   if (auto from = node.find("modules_from")) read_modules_from(*from, models, w);
   if (node.has("modules")) {
     const std::vector<JsonNode> modules = node.at("modules").non_empty_elements();

@@ -67,7 +67,7 @@ TEST_CASE("values-geddes-cms.yaml: ROUND_ROBIN, the gate at 20, KEDA 1 to 11 wit
   CHECK(a.hpa.max_replicas == 11);
   CHECK(a.initial_replicas == 1);  // triton.replicas: 1 (the chart's)
   CHECK(a.hpa.target_kind == MetricTarget::Value);
-  CHECK(a.hpa.target == 20);  // serverLoadThreshold: 20
+  CHECK(a.hpa.target == 20);                               // serverLoadThreshold: 20
   CHECK(a.metric == ScalingMetric::SupersonicLoadSummed);  // Geddes's serverLoadMetric, [30s]
   CHECK(a.metric_window_s == 30);
   CHECK(a.hpa.scale_up.stabilization_window_s == 30);
@@ -99,10 +99,11 @@ TEST_CASE("values-geddes-cms.yaml: ROUND_ROBIN, the gate at 20, KEDA 1 to 11 wit
   CHECK(s.platform.scrape_interval_s == 5);
   // Ingress, tracing and the monitoring subcharts are listed on one line, with the file's path.
   CHECK(noted(s, site_path("values-geddes-cms.yaml") + ": ignored, not simulated: "));
-  for (const char* key : {"envoy.ingress.enabled", "envoy.tracing_sampling_rate", "grafana", "tempo", "opentelemetry-collector",
-                          "triton.image", "triton.nodeSelector", "triton.tolerations"})
+  for (const char* key : {"envoy.ingress.enabled", "envoy.tracing_sampling_rate", "grafana", "tempo",
+                          "opentelemetry-collector", "triton.image", "triton.nodeSelector", "triton.tolerations"})
     CHECK_MESSAGE(noted(s, key), key);
-  CHECK(noted(s, "not read by the chart's templates at e578801 (Helm would keep them unused): ingress"));  // top-level ingress
+  CHECK(noted(
+      s, "not read by the chart's templates at e578801 (Helm would keep them unused): ingress"));  // top-level ingress
 }
 
 TEST_CASE("values-anvil-cms.yaml: 1 fixed replica, LEAST_REQUEST, no gate; KEDA's 1 to 5 unused while it is off") {
@@ -118,11 +119,13 @@ TEST_CASE("values-anvil-cms.yaml: 1 fixed replica, LEAST_REQUEST, no gate; KEDA'
   CHECK_FALSE(s.platform.proxy->gate);
   CHECK(noted(s, "unused, their feature is off in this file: keda.maxReplicaCount, keda.minReplicaCount"));
   // (in the order of the merged values' keys: sorted)
-  CHECK(noted(s, "ignored, not simulated: envoy.ingress.enabled, envoy.ingress.hostName, triton.affinity, triton.args, "
-                 "triton.command, triton.image, triton.modelRepository, triton.resources"));
+  CHECK(noted(s,
+              "ignored, not simulated: envoy.ingress.enabled, envoy.ingress.hostName, triton.affinity, triton.args, "
+              "triton.command, triton.image, triton.modelRepository, triton.resources"));
 }
 
-TEST_CASE("values-nautilus-cms.yaml: 5 fixed replicas of one GPU, LEAST_REQUEST, no gate, the 5 s route timeout noted") {
+TEST_CASE(
+    "values-nautilus-cms.yaml: 5 fixed replicas of one GPU, LEAST_REQUEST, no gate, the 5 s route timeout noted") {
   const Scenario s = site("values-nautilus-cms.yaml");
   CHECK(s.platform.servers[0].count == 5);
   CHECK(s.platform.servers[0].gpus_per_server == 1);
@@ -144,9 +147,10 @@ TEST_CASE("values-nautilus-icecube.yaml: one replica, the chart's LEAST_REQUEST,
   CHECK_FALSE(s.platform.proxy->gate);
   // Fixed servers are ready from the start: the probes (startup from 240 s, readiness from 250 s
   // every 30 s) matter only to pods KEDA adds (test_values_mapping.cpp maps them so).
-  CHECK(noted(s, "unused, their feature is off in this file: keda.maxReplicaCount, keda.minReplicaCount, "
-                 "prometheus.external.enabled, serverLoadThreshold, triton.readinessProbe.initialDelaySeconds, "
-                 "triton.readinessProbe.periodSeconds"));
+  CHECK(noted(s,
+              "unused, their feature is off in this file: keda.maxReplicaCount, keda.minReplicaCount, "
+              "prometheus.external.enabled, serverLoadThreshold, triton.readinessProbe.initialDelaySeconds, "
+              "triton.readinessProbe.periodSeconds"));
   CHECK(noted(s, "triton.startupProbe.initialDelaySeconds"));
   CHECK(noted(s, "envoy.auth"));  // JWT authentication: not simulated
 }
@@ -162,7 +166,9 @@ TEST_CASE("values-nautilus-atlas.yaml: one replica, ROUND_ROBIN, KEDA's 0 to 1 u
   CHECK(noted(s, "not read by the chart's templates at e578801 (Helm would keep them unused): triton.name"));
 }
 
-TEST_CASE("values-minimal.yaml and values-minimal-full.yaml: the chart's examples, the full one with its token bucket and KEDA") {
+TEST_CASE(
+    "values-minimal.yaml and values-minimal-full.yaml: the chart's examples, the full one with its token bucket and "
+    "KEDA") {
   const Scenario minimal = site("values-minimal.yaml", kOneGpu);
   CHECK(minimal.platform.servers[0].count == 1);
   CHECK_FALSE(minimal.platform.servers[0].autoscaling);
@@ -179,8 +185,8 @@ TEST_CASE("values-minimal.yaml and values-minimal-full.yaml: the chart's example
   const AutoscalingSpec& a = *full.platform.servers[0].autoscaling;
   CHECK(a.hpa.min_replicas == 1);
   CHECK(a.hpa.max_replicas == 2);
-  CHECK(a.hpa.target == 100);  // the chart's serverLoadThreshold
-  CHECK(a.metric == ScalingMetric::SupersonicLoad);  // the chart's default query, [30s]
+  CHECK(a.hpa.target == 100);                          // the chart's serverLoadThreshold
+  CHECK(a.metric == ScalingMetric::SupersonicLoad);    // the chart's default query, [30s]
   CHECK(a.hpa.scale_up.stabilization_window_s == 60);  // the chart's keda.scaleUp
   CHECK(a.hpa.scale_up.policies[0].period_s == 60);
   CHECK(a.hpa.scale_down.stabilization_window_s == 600);
@@ -193,7 +199,8 @@ TEST_CASE("values-minimal.yaml and values-minimal-full.yaml: the chart's example
 }
 
 TEST_CASE("the scenario's own keys override the file's; an error in a value the file gave names the file and its key") {
-  const Scenario s = site("values-geddes-cms.yaml", json{{"count", 4}, {"autoscaling", {{"max_replicas", 4}, {"prestop_sleep", "60s"}}}},
+  const Scenario s = site("values-geddes-cms.yaml",
+                          json{{"count", 4}, {"autoscaling", {{"max_replicas", 4}, {"prestop_sleep", "60s"}}}},
                           json{{"load_balancing", "least_request"}});
   CHECK(s.platform.servers[0].count == 4);
   CHECK(s.platform.servers[0].autoscaling->hpa.max_replicas == 4);
@@ -203,14 +210,16 @@ TEST_CASE("the scenario's own keys override the file's; an error in a value the 
   CHECK(s.platform.proxy->gate->threshold_ms == 20);
   // keda.minReplicaCount 3 over a pool of 2 GPUs: the autoscaling reader refuses the 5 pods at the
   // start, and the error names the values file's key, not the scenario key it became.
-  const std::string three = test::write_scratch_file(
-      "values-three.yaml", "triton: {resources: {limits: {nvidia.com/gpu: 1}}}\nkeda: {enabled: true, minReplicaCount: 3, maxReplicaCount: 5}\n");
+  const std::string three = test::write_scratch_file("values-three.yaml",
+                                                     "triton: {resources: {limits: {nvidia.com/gpu: 1}}}\nkeda: "
+                                                     "{enabled: true, minReplicaCount: 3, maxReplicaCount: 5}\n");
   json d = naming("values-geddes-cms.yaml", json{{"count", 2}});
   d["platform"]["servers"][0]["supersonic_values"] = three;
   const test::Failure f = test::failure_of([&] { parse_scenario(d, "/scenarios/site.json"); });
   CHECK(f.file == three);
   CHECK(f.where == "/keda/minReplicaCount");
-  CHECK(f.message.find("(as /platform/servers/0/autoscaling/initial_replicas of /scenarios/site.json)") != std::string::npos);
+  CHECK(f.message.find("(as /platform/servers/0/autoscaling/initial_replicas of /scenarios/site.json)") !=
+        std::string::npos);
   CHECK(f.message.find("expected at most 2") != std::string::npos);
   // Two groups naming files: a deployment has one Envoy.
   json two = naming("values-geddes-cms.yaml");
@@ -230,7 +239,8 @@ TEST_CASE("--set: a group's values file is chosen first; every other --set appli
   CHECK(none.platform.servers.empty());
   // Another site's file, and a key over what that file gives.
   const Scenario nautilus = load_scenario(
-      path, {{"/platform/servers/0/count", "3"}, {"/platform/servers/0/supersonic_values", json(kSites + "values-nautilus-cms.yaml").dump()}});
+      path, {{"/platform/servers/0/count", "3"},
+             {"/platform/servers/0/supersonic_values", json(kSites + "values-nautilus-cms.yaml").dump()}});
   CHECK(nautilus.platform.servers[0].count == 3);  // over the file's 5 replicas
   CHECK_FALSE(nautilus.platform.servers[0].autoscaling);
   // A new server list that names a file is expanded in turn.

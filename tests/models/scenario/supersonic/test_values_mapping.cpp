@@ -50,8 +50,8 @@ TEST_CASE("Helm's coalescing: maps merge, the file's lists and scalars replace, 
   CHECK(coalesce_values(file, defaults) ==
         json{{"a", {{"b", 1}, {"c", 2}}}, {"l", {3}}, {"m", 5}, {"d", 4}, {"new", nullptr}});
   // Through a values file: one list entry replaces the chart's three ports; the rest of the map stays.
-  const json merged = coalesce_values(parse_yaml_text("triton:\n  service:\n    ports: [{name: grpc, port: 8001}]\n", "v.yaml"),
-                                      chart_defaults());
+  const json merged = coalesce_values(
+      parse_yaml_text("triton:\n  service:\n    ports: [{name: grpc, port: 8001}]\n", "v.yaml"), chart_defaults());
   CHECK(merged["triton"]["service"]["ports"].size() == 1);
   CHECK(merged["triton"]["service"]["labels"] == json::object());
   CHECK(merged["triton"]["replicas"] == 1);
@@ -60,17 +60,21 @@ TEST_CASE("Helm's coalescing: maps merge, the file's lists and scalars replace, 
         json{{"p", {{"a", 1}, {"b", {3}}, {"c", nullptr}}}});
 }
 
-TEST_CASE("where the file is silent the chart's defaults apply: one replica, LEAST_REQUEST, Envoy's 8 CPUs, no KEDA, no gate") {
+TEST_CASE(
+    "where the file is silent the chart's defaults apply: one replica, LEAST_REQUEST, Envoy's 8 CPUs, no KEDA, no "
+    "gate") {
   const ValuesMapping m = mapping_of(kGpu);
   CHECK(m.group == json{{"count", 1}, {"gpus_per_server", 1}});  // triton.replicas 1 (deployment.yaml)
-  CHECK(m.platform["load_balancing"] == "least_request");       // envoy.loadBalancerPolicy (configmaps.yaml)
+  CHECK(m.platform["load_balancing"] == "least_request");        // envoy.loadBalancerPolicy (configmaps.yaml)
   CHECK(m.platform["proxy"] == json{{"threads", 8}, {"dns_refresh", "5s"}, {"connect_timeout", "0.25s"}});
   CHECK_FALSE(m.platform.contains("scrape_interval"));  // nothing scrapes without KEDA or the gate
   CHECK(noted(m, "the pods serve the scenario's models"));
   // The file's own values over the defaults, a map at a time: keda.scaleUp keeps the chart's window.
   const ValuesMapping k = mapping_of(kKeda + "  scaleUp: {periodSeconds: 15}\n");
   CHECK(k.group["autoscaling"]["scale_up"] ==
-        json{{"stabilization_window", "60s"}, {"select", "max"}, {"policies", {{{"type", "pods"}, {"value", 1}, {"period", "15s"}}}}});
+        json{{"stabilization_window", "60s"},
+             {"select", "max"},
+             {"policies", {{{"type", "pods"}, {"value", 1}, {"period", "15s"}}}}});
   CHECK(k.group["autoscaling"]["scale_down"]["stabilization_window"] == "600s");
   CHECK(k.group["autoscaling"]["scale_down"]["policies"][0]["period"] == "120s");
 }
@@ -91,23 +95,24 @@ TEST_CASE("triton: replicas and GPUs (templates/triton/deployment.yaml)") {
 }
 
 TEST_CASE("keda: the ScaledObject's bounds, trigger and behaviour (templates/keda/so.yaml)") {
-  const json a = mapping_of(kKeda + "  minReplicaCount: 2\n  maxReplicaCount: 7\n"
-                                    "  scaleUp: {stabilizationWindowSeconds: 30, periodSeconds: 15, stepsize: 2}\n"
-                                    "  scaleDown: {stabilizationWindowSeconds: 45, periodSeconds: 45, stepsize: 1}\n")
+  const json a = mapping_of(kKeda +
+                            "  minReplicaCount: 2\n  maxReplicaCount: 7\n"
+                            "  scaleUp: {stabilizationWindowSeconds: 30, periodSeconds: 15, stepsize: 2}\n"
+                            "  scaleDown: {stabilizationWindowSeconds: 45, periodSeconds: 45, stepsize: 1}\n")
                      .group["autoscaling"];
   CHECK(a["min_replicas"] == 2);
   CHECK(a["max_replicas"] == 7);
   CHECK(a["initial_replicas"] == 2);  // triton.replicas 1, brought up to the minimum by the HPA
   CHECK(a["metric_type"] == "Value");
-  CHECK(a["threshold"] == 100);                                   // serverLoadThreshold's default
-  CHECK(a["polling_interval"] == "30s");                          // fixed in so.yaml
+  CHECK(a["threshold"] == 100);           // serverLoadThreshold's default
+  CHECK(a["polling_interval"] == "30s");  // fixed in so.yaml
   CHECK(a["cooldown"] == "120s");
   CHECK(a["scale_up"]["stabilization_window"] == "30s");
   CHECK(a["scale_up"]["policies"][0] == json{{"type", "pods"}, {"value", 2}, {"period", "15s"}});
   CHECK(a["scale_down"]["stabilization_window"] == "45s");
   CHECK(a["scale_down"]["policies"][0] == json{{"type", "pods"}, {"value", 1}, {"period", "45s"}});
-  CHECK(a["grace_period"] == "60s");   // terminationGracePeriodSeconds: 60 (deployment.yaml)
-  CHECK(a["prestop_sleep"] == "0s");   // the preStop hook as written at HEAD: SIGTERM at once
+  CHECK(a["grace_period"] == "60s");  // terminationGracePeriodSeconds: 60 (deployment.yaml)
+  CHECK(a["prestop_sleep"] == "0s");  // the preStop hook as written at HEAD: SIGTERM at once
   CHECK(mapping_of(kKeda + "  maxReplicaCount: 7\n").group["count"] == 7);  // the GPU pool
   // `default` takes 0 for unset: a window of 0 renders as 120, a minimum of 0 as 1.
   const ValuesMapping zero = mapping_of(kKeda + "  minReplicaCount: 0\n  scaleDown: {stabilizationWindowSeconds: 0}\n");
@@ -130,17 +135,23 @@ TEST_CASE("keda: the ScaledObject's bounds, trigger and behaviour (templates/ked
 TEST_CASE("probes: the readiness probe's grid, or the startup probe's when readiness is reset (deployment.yaml)") {
   const json chart = mapping_of(kKeda).group["autoscaling"]["readiness"];
   CHECK(chart == json{{"initial_delay", "10s"}, {"period", "10s"}});
-  const ValuesMapping icecube = mapping_of(kKedaOnly + "triton:\n  readinessProbe: {initialDelaySeconds: 250, periodSeconds: 30}\n"
-                                                   "  startupProbe: {initialDelaySeconds: 240}\n  resources: {limits: {nvidia.com/gpu: 1}}\n");
+  const ValuesMapping icecube =
+      mapping_of(kKedaOnly +
+                 "triton:\n  readinessProbe: {initialDelaySeconds: 250, periodSeconds: 30}\n"
+                 "  startupProbe: {initialDelaySeconds: 240}\n  resources: {limits: {nvidia.com/gpu: 1}}\n");
   CHECK(icecube.group["autoscaling"]["readiness"] == json{{"initial_delay", "250s"}, {"period", "30s"}});
   CHECK_FALSE(noted(icecube, "does not fall on the startup probe"));  // 250 + 30k = 240 + 10(1 + 3k)
-  CHECK(noted(mapping_of(kKedaOnly + "triton:\n  readinessProbe: {initialDelaySeconds: 5}\n  resources: {limits: {nvidia.com/gpu: 1}}\n"),
-              "does not fall on the startup probe"));
-  const json reset = mapping_of(kKedaOnly + "triton:\n  readinessProbe: {reset: true}\n  resources: {limits: {nvidia.com/gpu: 1}}\n")
-                         .group["autoscaling"]["readiness"];
+  CHECK(noted(
+      mapping_of(kKedaOnly +
+                 "triton:\n  readinessProbe: {initialDelaySeconds: 5}\n  resources: {limits: {nvidia.com/gpu: 1}}\n"),
+      "does not fall on the startup probe"));
+  const json reset =
+      mapping_of(kKedaOnly + "triton:\n  readinessProbe: {reset: true}\n  resources: {limits: {nvidia.com/gpu: 1}}\n")
+          .group["autoscaling"]["readiness"];
   CHECK(reset == json{{"initial_delay", "0s"}, {"period", "10s"}});  // the startup probe's
-  const ValuesMapping both = mapping_of(kKedaOnly + "triton:\n  readinessProbe: {reset: true}\n  startupProbe: {reset: true}\n"
-                                                "  resources: {limits: {nvidia.com/gpu: 1}}\n");
+  const ValuesMapping both = mapping_of(kKedaOnly +
+                                        "triton:\n  readinessProbe: {reset: true}\n  startupProbe: {reset: true}\n"
+                                        "  resources: {limits: {nvidia.com/gpu: 1}}\n");
   CHECK(both.group["autoscaling"]["readiness"] == json{{"initial_delay", "0s"}, {"period", "1s"}});
   CHECK(noted(both, "both probes are reset"));
 }
@@ -153,18 +164,21 @@ TEST_CASE("envoy: balancing, CPUs, rate limiters and timeouts (templates/envoy/c
   CHECK(noted(ring, "RING_HASH: the route sets no hash policy"));
   const test::Failure unknown = refusal(kGpu + "envoy: {loadBalancerPolicy: FASTEST}\n");
   CHECK(unknown.where == "/envoy/loadBalancerPolicy");
-  CHECK(unknown.message.find("\"ROUND_ROBIN\", \"LEAST_REQUEST\", \"RING_HASH\", \"RANDOM\" or \"MAGLEV\"") != std::string::npos);
+  CHECK(unknown.message.find("\"ROUND_ROBIN\", \"LEAST_REQUEST\", \"RING_HASH\", \"RANDOM\" or \"MAGLEV\"") !=
+        std::string::npos);
   CHECK(mapping_of(kGpu + "envoy: {resources: {limits: {cpu: \"500m\"}}}\n").platform["proxy"]["threads"] == 1);
   CHECK(mapping_of(kGpu + "envoy: {resources: {limits: {cpu: 16}}}\n").platform["proxy"]["threads"] == 16);
   CHECK(noted(mapping_of(kGpu + "envoy: {grpc_route_timeout: 5s}\n"), "envoy.grpc_route_timeout 5s is not simulated"));
   CHECK_FALSE(noted(mapping_of(kGpu), "grpc_route_timeout"));  // 0s: no route timeout, as simulated
   CHECK(refusal(kGpu + "envoy: {grpc_route_timeout: 5m}\n").where == "/envoy/grpc_route_timeout");
-  const json bucket = mapping_of(kGpu + "envoy: {rate_limiter: {listener_level: {enabled: true}}}\n").platform["proxy"]["connection_limit"];
+  const json bucket = mapping_of(kGpu + "envoy: {rate_limiter: {listener_level: {enabled: true}}}\n")
+                          .platform["proxy"]["connection_limit"];
   CHECK(bucket == json{{"max_tokens", 5}, {"tokens_per_fill", 1}, {"fill_interval", "12s"}});
   CHECK(refusal(kGpu + "envoy: {rate_limiter: {listener_level: {enabled: true, fill_interval: 10ms}}}\n").where ==
         "/envoy/rate_limiter/listener_level/fill_interval");
-  const json gate = mapping_of(kGpu + "serverLoadThreshold: \"20\"\nenvoy: {rate_limiter: {prometheus_based: {enabled: true}}}\n")
-                        .platform["proxy"]["saturation_gate"];
+  const json gate =
+      mapping_of(kGpu + "serverLoadThreshold: \"20\"\nenvoy: {rate_limiter: {prometheus_based: {enabled: true}}}\n")
+          .platform["proxy"]["saturation_gate"];
   CHECK(gate == json{{"threshold", 20}, {"window", "30s"}, {"metric", "supersonic_load"}});
   const ValuesMapping direct = mapping_of(kGpu + "envoy: {enabled: false}\n");
   CHECK_FALSE(direct.platform.contains("proxy"));
@@ -174,14 +188,16 @@ TEST_CASE("envoy: balancing, CPUs, rate limiters and timeouts (templates/envoy/c
 TEST_CASE("serverLoadMetric: the chart's default or Geddes's per-series sum, with its window (_scaling-metric.tpl)") {
   const std::string gate = kKeda + "envoy: {rate_limiter: {prometheus_based: {enabled: true}}}\n";
   const ValuesMapping geddes = mapping_of(
-      gate + "serverLoadMetric: 'sum by (release) (rate(nv_inference_queue_duration_us{release=~\"sonic-server\"}[30s]) / "
-             "(rate(nv_inference_exec_count{release=~\"sonic-server\"}[30s]) * 1000 + 0.001))'\n");
+      gate +
+      "serverLoadMetric: 'sum by (release) (rate(nv_inference_queue_duration_us{release=~\"sonic-server\"}[30s]) / "
+      "(rate(nv_inference_exec_count{release=~\"sonic-server\"}[30s]) * 1000 + 0.001))'\n");
   CHECK(geddes.group["autoscaling"]["metric"] == "supersonic_load_summed");
   CHECK(geddes.platform["proxy"]["saturation_gate"]["metric"] == "supersonic_load_summed");
   CHECK(noted(geddes, "divides per pod and then sums"));
   const ValuesMapping written = mapping_of(
-      gate + "serverLoadMetric: |\n  sum by (release) (\n    rate(nv_inference_queue_duration_us{release=~\"x\"}[1m])\n  )\n"
-             "  /\n  sum by (release) (\n    (rate(nv_inference_exec_count{release=~\"x\"}[1m]) * 1000) + 0.001\n  )\n");
+      gate +
+      "serverLoadMetric: |\n  sum by (release) (\n    rate(nv_inference_queue_duration_us{release=~\"x\"}[1m])\n  )\n"
+      "  /\n  sum by (release) (\n    (rate(nv_inference_exec_count{release=~\"x\"}[1m]) * 1000) + 0.001\n  )\n");
   CHECK(written.group["autoscaling"]["metric"] == "supersonic_load");
   CHECK(written.group["autoscaling"]["metric_window"] == "60s");
   CHECK(written.platform["proxy"]["saturation_gate"]["window"] == "60s");
@@ -201,7 +217,8 @@ TEST_CASE("serverLoadMetric: the chart's default or Geddes's per-series sum, wit
 TEST_CASE("prometheus: the chart's own scrapes at its global scrape_interval; an external one is noted") {
   const std::string keda = kKeda + "prometheus:\n";
   CHECK(mapping_of(keda + "  enabled: true\n").platform["scrape_interval"] == "5s");
-  CHECK(mapping_of(keda + "  enabled: true\n  server: {global: {scrape_interval: 1m30s}}\n").platform["scrape_interval"] == "90s");
+  CHECK(mapping_of(keda + "  enabled: true\n  server: {global: {scrape_interval: 1m30s}}\n")
+            .platform["scrape_interval"] == "90s");
   const ValuesMapping external = mapping_of(keda + "  external: {enabled: true, url: p.example.org}\n");
   CHECK_FALSE(external.platform.contains("scrape_interval"));
   CHECK(noted(external, "an external Prometheus"));
@@ -209,47 +226,59 @@ TEST_CASE("prometheus: the chart's own scrapes at its global scrape_interval; an
         "/prometheus/server/global/scrape_interval");
 }
 
-TEST_CASE("a value the templates or Kubernetes replace (0 for unset, more CPUs than threads) is never replaced quietly") {
+TEST_CASE(
+    "a value the templates or Kubernetes replace (0 for unset, more CPUs than threads) is never replaced quietly") {
   // Each is the template's `default D` at e5788010 (sprig takes 0, "" and false for unset) or
   // Kubernetes's SetDefaults_Probe (a periodSeconds of 0 is 10); the note says what it becomes.
   const ValuesMapping triton = mapping_of(kGpu + "  replicas: 0\n");
   CHECK(triton.group["count"] == 1);
   CHECK(noted(triton, "triton.replicas 0 renders as 1 (triton/deployment.yaml: `default 1`"));
-  const ValuesMapping keda = mapping_of(kKeda + "  maxReplicaCount: 0\n"
-                                                "  scaleUp: {periodSeconds: 0, stepsize: 0}\n  scaleDown: {periodSeconds: \"\", stepsize: false}\n");
+  const ValuesMapping keda =
+      mapping_of(kKeda +
+                 "  maxReplicaCount: 0\n"
+                 "  scaleUp: {periodSeconds: 0, stepsize: 0}\n  scaleDown: {periodSeconds: \"\", stepsize: false}\n");
   const json& a = keda.group["autoscaling"];
   CHECK(a["max_replicas"] == 14);
   CHECK(a["scale_up"]["policies"][0] == json{{"type", "pods"}, {"value", 1}, {"period", "30s"}});
   CHECK(a["scale_down"]["policies"][0] == json{{"type", "pods"}, {"value", 1}, {"period", "30s"}});
-  for (const char* text : {"keda.maxReplicaCount 0 renders as 14 (so.yaml: `default 14`",
-                           "keda.scaleUp.periodSeconds 0 renders as 30 (so.yaml: `default 30`",
-                           "keda.scaleUp.stepsize 0 renders as 1 (so.yaml: `default 1`",
-                           "keda.scaleDown.periodSeconds \"\" renders as 30", "keda.scaleDown.stepsize false renders as 1"})
+  for (const char* text :
+       {"keda.maxReplicaCount 0 renders as 14 (so.yaml: `default 14`",
+        "keda.scaleUp.periodSeconds 0 renders as 30 (so.yaml: `default 30`",
+        "keda.scaleUp.stepsize 0 renders as 1 (so.yaml: `default 1`", "keda.scaleDown.periodSeconds \"\" renders as 30",
+        "keda.scaleDown.stepsize false renders as 1"})
     CHECK_MESSAGE(noted(keda, text), std::string(text));
-  const ValuesMapping probes = mapping_of(kKedaOnly + "triton:\n  readinessProbe: {periodSeconds: 0}\n  startupProbe: {periodSeconds: 0}\n"
-                                                      "  resources: {limits: {nvidia.com/gpu: 1}}\n");
+  const ValuesMapping probes =
+      mapping_of(kKedaOnly +
+                 "triton:\n  readinessProbe: {periodSeconds: 0}\n  startupProbe: {periodSeconds: 0}\n"
+                 "  resources: {limits: {nvidia.com/gpu: 1}}\n");
   CHECK(probes.group["autoscaling"]["readiness"]["period"] == "10s");
   CHECK(noted(probes, "triton.readinessProbe.periodSeconds 0 is 10 to Kubernetes"));
   CHECK(noted(probes, "triton.startupProbe.periodSeconds 0 is 10 to Kubernetes"));
   const ValuesMapping envoy = mapping_of(kGpu + "envoy: {replicas: 0, resources: {limits: {cpu: 1e9}}}\n");
   CHECK(envoy.platform["proxy"]["threads"] == 1024);
   CHECK(noted(envoy, "envoy.replicas 0 renders as 1 (envoy/deployment.yaml: `default 1`"));
-  CHECK(noted(envoy, "envoy.resources.limits.cpu 1000000000 is more than the 1024 threads sonicsim's proxy may have: simulated as 1024"));
+  CHECK(noted(envoy,
+              "envoy.resources.limits.cpu 1000000000 is more than the 1024 threads sonicsim's proxy may have: "
+              "simulated as 1024"));
   const ValuesMapping fraction = mapping_of(kGpu + "envoy: {resources: {limits: {cpu: 2.5}}}\n");
   CHECK(fraction.platform["proxy"]["threads"] == 2);
   CHECK(noted(fraction, "envoy.resources.limits.cpu 2.5 is simulated as 2 threads"));
   // What the file sets to a value of its own, and what it leaves to the chart, is not noted.
-  const ValuesMapping plain = mapping_of(kKeda + "  replicas: 2\n  maxReplicaCount: 3\nenvoy: {resources: {limits: {cpu: 4}}}\n");
-  for (const char* text : {"renders as", "to Kubernetes", "is more than", "is simulated as"}) CHECK_FALSE(noted(plain, text));
+  const ValuesMapping plain =
+      mapping_of(kKeda + "  replicas: 2\n  maxReplicaCount: 3\nenvoy: {resources: {limits: {cpu: 4}}}\n");
+  for (const char* text : {"renders as", "to Kubernetes", "is more than", "is simulated as"})
+    CHECK_FALSE(noted(plain, text));
 }
 
 TEST_CASE("what the file sets and the simulation leaves out is listed, one line per kind") {
-  const ValuesMapping m = mapping_of(kGpu + "  image: tritonserver\n  name: mine\ngrafana: {enabled: true}\n"
-                                            "envoy:\n  ingress: {enabled: true, hosts: [a.example.org]}\n"
-                                            "keda: {maxReplicaCount: 5, maxReplicas: 6}\n");
+  const ValuesMapping m = mapping_of(kGpu +
+                                     "  image: tritonserver\n  name: mine\ngrafana: {enabled: true}\n"
+                                     "envoy:\n  ingress: {enabled: true, hosts: [a.example.org]}\n"
+                                     "keda: {maxReplicaCount: 5, maxReplicas: 6}\n");
   // (in the order of the keys, as the merged values keep them)
   CHECK(noted(m, "ignored, not simulated: envoy.ingress.enabled, grafana, triton.image"));
-  CHECK(noted(m, "not read by the chart's templates at e578801 (Helm would keep them unused): envoy.ingress.hosts, "
-                 "keda.maxReplicas, triton.name"));
+  CHECK(noted(m,
+              "not read by the chart's templates at e578801 (Helm would keep them unused): envoy.ingress.hosts, "
+              "keda.maxReplicas, triton.name"));
   CHECK(noted(m, "unused, their feature is off in this file: keda.maxReplicaCount"));
 }

@@ -28,7 +28,9 @@ std::string error_of(const json& document) {
 }
 
 // The number in "2.5ms" (the value a range with a unit gives).
-double number_of(const json& value) { return value.is_number() ? value.get<double>() : std::stod(value.get<std::string>()); }
+double number_of(const json& value) {
+  return value.is_number() ? value.get<double>() : std::stod(value.get<std::string>());
+}
 
 }  // namespace
 
@@ -67,7 +69,8 @@ TEST_CASE("a log-uniform range's median is the geometric mean of its ends") {
 
 TEST_CASE("a triangular range's quantiles invert its distribution function") {
   // F(x) = (x-a)^2 / ((b-a)(c-a)) below the mode c, 1 - (b-x)^2 / ((b-a)(b-c)) above it.
-  const DeclaredUnknown u = only(json::parse(R"({"a": {"between": [0.0, 10.0], "distribution": "triangular", "mode": 2.0}})"));
+  const DeclaredUnknown u =
+      only(json::parse(R"({"a": {"between": [0.0, 10.0], "distribution": "triangular", "mode": 2.0}})"));
   const double a = 0, b = 10, c = 2;
   for (double p : {0.05, 0.2, 0.5, 0.9}) {
     const double x = u.value_at(p).get<double>();
@@ -97,21 +100,33 @@ TEST_CASE("alternatives own equal shares of [0, 1); the nominal is the first") {
 }
 
 TEST_CASE("a malformed declaration is one line naming the file, its pointer and what was expected") {
-  const auto wrong = [](const char* declaration) { return error_of(json::parse(std::string(R"({"m": {"k": )") + declaration + "}}")); };
-  CHECK(wrong(R"({"between": [1]})") == "s.json: /m/k/between: expected two ends, [LOW, HIGH]: numbers, or numbers with one unit (\"2ms\", \"8ms\")");
-  CHECK(wrong(R"({"between": ["1ms", "2s"]})") == "s.json: /m/k/between: give both ends in one unit, got \"ms\" and \"s\"");
+  const auto wrong = [](const char* declaration) {
+    return error_of(json::parse(std::string(R"({"m": {"k": )") + declaration + "}}"));
+  };
+  CHECK(wrong(R"({"between": [1]})") ==
+        "s.json: /m/k/between: expected two ends, [LOW, HIGH]: numbers, or numbers with one unit (\"2ms\", \"8ms\")");
+  CHECK(wrong(R"({"between": ["1ms", "2s"]})") ==
+        "s.json: /m/k/between: give both ends in one unit, got \"ms\" and \"s\"");
   CHECK(wrong(R"({"between": [3, 1]})") == "s.json: /m/k/between: expected LOW below HIGH, got [3,1]");
   CHECK(wrong(R"({"between": [1, 1]})") == "s.json: /m/k/between: expected LOW below HIGH, got [1,1]");
   CHECK(wrong(R"({"between": ["x", 2]})").starts_with("s.json: /m/k/between: expected two ends"));
-  CHECK(wrong(R"({"between": [0, 1], "distribution": "log-uniform"})") == "s.json: /m/k/between: a log-uniform range needs LOW above 0, got [0,1]");
-  CHECK(wrong(R"({"between": [0, 1], "distribution": "normal"})") == "s.json: /m/k/distribution: expected uniform, log-uniform or triangular, got \"normal\"");
-  CHECK(wrong(R"({"between": [0, 1], "mode": 0.5})") == "s.json: /m/k/mode: \"mode\" goes with \"distribution\": \"triangular\"");
-  CHECK(wrong(R"({"between": [0, 1], "distribution": "triangular", "mode": 2})") == "s.json: /m/k/mode: expected a value between the ends, in their unit, got 2");
-  CHECK(wrong(R"({"between": [0, 1], "one_of": [1, 2]})") == "s.json: /m/k: a declared unknown is a range (\"between\") or alternatives (\"one_of\"), not both");
-  CHECK(wrong(R"({"between": [0, 1], "wyh": "x"})") == "s.json: /m/k/wyh: unknown key in a declared unknown (expected \"between\", \"distribution\", \"mode\", \"why\")");
+  CHECK(wrong(R"({"between": [0, 1], "distribution": "log-uniform"})") ==
+        "s.json: /m/k/between: a log-uniform range needs LOW above 0, got [0,1]");
+  CHECK(wrong(R"({"between": [0, 1], "distribution": "normal"})") ==
+        "s.json: /m/k/distribution: expected uniform, log-uniform or triangular, got \"normal\"");
+  CHECK(wrong(R"({"between": [0, 1], "mode": 0.5})") ==
+        "s.json: /m/k/mode: \"mode\" goes with \"distribution\": \"triangular\"");
+  CHECK(wrong(R"({"between": [0, 1], "distribution": "triangular", "mode": 2})") ==
+        "s.json: /m/k/mode: expected a value between the ends, in their unit, got 2");
+  CHECK(wrong(R"({"between": [0, 1], "one_of": [1, 2]})") ==
+        "s.json: /m/k: a declared unknown is a range (\"between\") or alternatives (\"one_of\"), not both");
+  CHECK(wrong(R"({"between": [0, 1], "wyh": "x"})") ==
+        "s.json: /m/k/wyh: unknown key in a declared unknown (expected \"between\", \"distribution\", \"mode\", "
+        "\"why\")");
   CHECK(wrong(R"({"one_of": [1]})") == "s.json: /m/k/one_of: expected a list of 2 to 1000 alternatives, got [1]");
   CHECK(wrong(R"({"one_of": "ab"})") == "s.json: /m/k/one_of: expected a list of 2 to 1000 alternatives, got \"ab\"");
-  CHECK(wrong(R"({"one_of": [1, {"between": [1, 2]}]})") == "s.json: /m/k/one_of/1: an alternative is a value, not itself an unknown");
+  CHECK(wrong(R"({"one_of": [1, {"between": [1, 2]}]})") ==
+        "s.json: /m/k/one_of/1: an alternative is a value, not itself an unknown");
   CHECK(wrong(R"({"one_of": [1, 2], "why": 3})") == "s.json: /m/k/why: expected a text: the source of the range");
   CHECK(wrong(R"({"between": [1, 1e300]})").find("whole numbers") == std::string::npos);  // 1e300 is a double
   CHECK(wrong(R"({"between": [1, 10000000000000000]})") == "s.json: /m/k/between: whole numbers up to 1e15 only");

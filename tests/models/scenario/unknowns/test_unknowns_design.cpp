@@ -14,12 +14,15 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<DeclaredUnknown> unknowns_of(const char* text) { return find_declared_unknowns(json::parse(text), "s.json"); }
+std::vector<DeclaredUnknown> unknowns_of(const char* text) {
+  return find_declared_unknowns(json::parse(text), "s.json");
+}
 
 }  // namespace
 
 TEST_CASE("a Latin hypercube has one point in each stratum of every unknown") {
-  const auto unknowns = unknowns_of(R"({"a": {"between": [0, 1]}, "b": {"between": [5, 6]}, "c": {"between": [1, 9]}})");
+  const auto unknowns =
+      unknowns_of(R"({"a": {"between": [0, 1]}, "b": {"between": [5, 6]}, "c": {"between": [1, 9]}})");
   for (std::size_t n : {1u, 7u, 40u}) {
     const std::vector<DesignPoint> design = design_batch(unknowns, n, 42, 0);
     REQUIRE(design.size() == n);
@@ -43,14 +46,14 @@ TEST_CASE("the same seed and batch give the same points; another batch or seed, 
 }
 
 TEST_CASE("few alternatives: every combination the same number of times, a Latin hypercube of the ranges in each") {
-  const auto unknowns = unknowns_of(R"({"a": {"one_of": [1, 2]}, "b": {"between": [0, 1]}, "c": {"one_of": ["x", "y", "z"]}})");
+  const auto unknowns =
+      unknowns_of(R"({"a": {"one_of": [1, 2]}, "b": {"between": [0, 1]}, "c": {"one_of": ["x", "y", "z"]}})");
   REQUIRE(factorial_cells(unknowns) == 6);
   CHECK(design_batch_size(unknowns) == 12);  // 10 points, rounded up to whole cells of 6
   const std::vector<DesignPoint> design = design_batch(unknowns, 12, 3, 0);
   REQUIRE(design.size() == 12);
   std::map<std::pair<json, json>, std::vector<double>> cells;
-  for (const DesignPoint& p : design)
-    cells[{unknowns[0].value_at(p[0]), unknowns[2].value_at(p[2])}].push_back(p[1]);
+  for (const DesignPoint& p : design) cells[{unknowns[0].value_at(p[0]), unknowns[2].value_at(p[2])}].push_back(p[1]);
   CHECK(cells.size() == 6);
   for (const auto& [cell, range_draws] : cells) {
     REQUIRE(range_draws.size() == 2);
@@ -71,7 +74,8 @@ TEST_CASE("too many combinations: a Latin hypercube over the alternatives too") 
 
 TEST_CASE("a batch has at least 10 points and two per unknown") {
   std::string text = "{";
-  for (int i = 0; i < 8; ++i) text += (i ? "," : "") + std::string("\"k") + std::to_string(i) + "\": {\"between\": [0, 1]}";
+  for (int i = 0; i < 8; ++i)
+    text += (i ? "," : "") + std::string("\"k") + std::to_string(i) + "\": {\"between\": [0, 1]}";
   text += "}";
   CHECK(design_batch_size(unknowns_of(text.c_str())) == 16);
   CHECK(design_batch_size(unknowns_of(R"({"a": {"between": [0, 1]}})")) == 10);
