@@ -13,7 +13,7 @@ packages=(
   doctest-dev
   libprotobuf-dev protobuf-compiler
   python3-matplotlib
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
   slurmctld slurmd slurm-client munge
 )
 
