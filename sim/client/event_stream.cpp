@@ -59,14 +59,19 @@ double EventStream::compute(double reference_seconds) {
   return sg4::Engine::get_clock() - before;
 }
 
-bool EventStream::run_event(int event, std::vector<bool>& on_cpu) {
-  if (context_.scenario.workload.graph) return run_graph_event(event, on_cpu);
+EventRecord EventStream::begin_event(int event) {
   context_.recorder.event_started();
   EventRecord record;
   record.job = job_;
   record.event = event;
   record.stream = stream_;
   record.start_s = sg4::Engine::get_clock();
+  return record;
+}
+
+bool EventStream::run_event(int event, std::vector<bool>& on_cpu) {
+  if (context_.scenario.workload.graph) return run_graph_event(event, on_cpu);
+  EventRecord record = begin_event(event);
   for (std::size_t m = 0; m < context_.scenario.workload.modules.size(); ++m) {
     if (run_module(m, event, on_cpu, record, requests_, part_elements_) == ModuleOutcome::JobFailed) {
       context_.recorder.event_failed();
@@ -121,12 +126,7 @@ EventStream::ModuleOutcome EventStream::run_module(std::size_t m, int event, std
 // workload threaded: Workload::threaded()): the stream holds the one it read the event on at the
 // start and at the end of the event.
 bool EventStream::run_graph_event(int event, std::vector<bool>& on_cpu) {
-  context_.recorder.event_started();
-  EventRecord record;
-  record.job = job_;
-  record.event = event;
-  record.stream = stream_;
-  record.start_s = sg4::Engine::get_clock();
+  EventRecord record = begin_event(event);
   const Workload& w = context_.scenario.workload;
   if (!graph_) graph_ = std::make_shared<EventGraph>(*w.graph, *threads_, w.threads, host_, name_);
   const bool done = graph_->run(record, [&](int m, EventRecord& own) {

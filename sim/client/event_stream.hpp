@@ -49,6 +49,8 @@ class EventStream {
   ModuleOutcome run_module(std::size_t m, int event, std::vector<bool>& on_cpu, EventRecord& record, RequestFlow& flow,
                            RequestFlow::PartElements& part_elements);
   bool run_graph_event(int event, std::vector<bool>& on_cpu);
+  // Counts the event as started and opens its record at the current time.
+  EventRecord begin_event(int event);
   // Runs `seconds` of reference-CPU time on the stream's core; returns the wall time it took.
   double compute(double reference_seconds);
   ModuleOutcome run_requests(const InferenceModule& module, int module_index, int event, int items, EventRecord& record,
