@@ -58,6 +58,13 @@ RequestExpectation expected_request(const ModelSpec& model, const ElementCount& 
   return r;
 }
 
+// Compute Input and Output of an execution of the request alone (no batching across jobs), on a
+// device: Triton's gather, host-to-device copy and their return (models/scenario/request_path.hpp).
+double staging_s(const ModelSpec& model, const RequestExpectation& r) {
+  if (!model.staging) return 0;
+  return model.staging->input_s(1, r.input_bytes, true) + model.staging->output_s(1, r.output_bytes, true);
+}
+
 }  // namespace
 
 AnalyticModel analytic_model(const Scenario& s) {
@@ -103,19 +110,20 @@ AnalyticModel analytic_model(const Scenario& s) {
       for (const auto& [items, count] :
            {std::pair{inference.items_in_request(0, n), k - 1}, {inference.items_in_request(k - 1, n), 1}}) {
         const double weight = probability * static_cast<double>(count);
+        RequestExpectation r;
         if (inference.elements_per_item) {  // a variable dim: expectations over the items' elements too
-          const RequestExpectation r = expected_request(model, elements, items, tau);
-          m.gpu_s += weight * r.tau_s;
-          if (const auto& frontend = groups.front()->frontend)
-            m.frontend_s += weight * (frontend->request_s(r.input_bytes) + frontend->response_s(r.output_bytes));
+          r = expected_request(model, elements, items, tau);
           upload_bytes += weight * r.input_bytes;
           download_bytes += weight * r.output_bytes;
-          continue;
+        } else {
+          r = {kernel_latency_s(tau, items), items * model.input_bytes_per_item, items * model.output_bytes_per_item};
         }
-        m.gpu_s += weight * kernel_latency_s(tau, items);
-        if (const auto& frontend = groups.front()->frontend)
-          m.frontend_s += weight * (frontend->request_s(items * model.input_bytes_per_item) +
-                                    frontend->response_s(items * model.output_bytes_per_item));
+        m.gpu_s += weight * (r.tau_s + staging_s(model, r));
+        if (const auto& frontend = groups.front()->frontend) {
+          const FrontendCost& cost = frontend->cost_for(s.client_protocol());
+          m.frontend_s += weight * (cost.request_s(model.input_tensors(), r.input_bytes) +
+                                    cost.response_s(model.output_tensors(), r.output_bytes));
+        }
       }
     }
     if (inference.elements_per_item) continue;

@@ -23,7 +23,7 @@ struct SharedLink {
 struct AnalyticModel {
   double cpu_s = 0;               // non-ML CPU modules, mean, on the pool's CPU
   double preprocess_s = 0;        // inference modules' preprocessing, mean
-  double gpu_s = 0;               // GPU-busy time per event: sum of tau over the event's requests (expected)
+  double gpu_s = 0;               // GPU-busy time per event: tau and staging over the event's requests (expected)
   double frontend_s = 0;          // server frontend per event: parsing requests, serialising responses
   int frontend_threads = 0;       // handler threads over all servers (0: no frontend)
   double transfer_s = 0;          // bytes / one flow's rate, requests and responses

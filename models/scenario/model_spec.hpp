@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/scenario/request_path.hpp"
 #include "models/triton/model_config.hpp"
 #include "models/workload/kernel_latency.hpp"
 #include "models/workload/kernel_spread.hpp"
@@ -23,6 +24,8 @@ struct ModelSpec {
   double output_bytes_per_element = 0;
   TensorLayout layout = TensorLayout::Fixed;
   std::optional<TensorBytes> shapes;  // from the model's input/output tensors, where given
+  // Compute Input / Compute Output around each execution's kernel; absent: none (exec = compute).
+  std::optional<StagingSpec> staging;
   // The model's Triton configuration, normalised as Triton does (NormalizeModelConfig): the one copy
   // of its max_batch_size, scheduler (dynamic_batching absent: the default scheduler) and instance
   // groups. Its instance_groups are empty where the scenario gave none: instances_per_gpu places them.
@@ -39,6 +42,9 @@ struct ModelSpec {
   std::optional<KernelSpread> kernel_spread;                 // of kernel_latency
   std::map<std::string, KernelSpread> kernel_spread_by_gpu;  // of kernel_latency_by_gpu's entries
 
+  // The tensors one request carries in and out; 0 where the model lists none (bytes per item only).
+  int input_tensors() const { return shapes ? shapes->input.tensors : 0; }
+  int output_tensors() const { return shapes ? shapes->output.tensors : 0; }
   // The latency model for a GPU type; the scenario parser guarantees one exists for every served type.
   const KernelLatency& latency_for(const std::string& gpu_type) const {
     const auto it = kernel_latency_by_gpu.find(gpu_type);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "models/scenario/request_path.hpp"
 #include "models/workload/distribution.hpp"
 
 namespace sonicsim {
@@ -21,8 +22,9 @@ struct PerfAnalyzerLoad {
   double measurement_interval_s = 5;                                 // --measurement-interval
   int windows = 3;  // windows merged into a row (perf_analyzer's stability window)
   // Drawn per request (constant: the same every time, no draw), from each client's own stream.
-  Distribution client_send = ConstantDist{0};  // client-side marshalling before the upload
-  Distribution client_recv = ConstantDist{0};  // client-side unmarshalling after the download
+  Distribution client_send = ConstantDist{0};      // client-side marshalling before the upload
+  Distribution client_recv = ConstantDist{0};      // client-side unmarshalling after the download
+  ClientProtocol protocol = ClientProtocol::Grpc;  // perf_analyzer's -i and --shared-memory
 
   double end_s() const { return warmup_s + windows * measurement_interval_s; }
 };

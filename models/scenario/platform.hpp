@@ -9,6 +9,7 @@
 #include "models/scenario/autoscaling.hpp"
 #include "models/scenario/link.hpp"
 #include "models/scenario/proxy.hpp"
+#include "models/scenario/request_path.hpp"
 #include "models/workload/distribution.hpp"
 
 namespace sonicsim {
@@ -21,19 +22,6 @@ struct WorkerPool {
   int cores_per_node = 0;
   double cpu_speed = 1.0;  // relative to the reference CPU on which module times are given
   LinkSpec nic;
-};
-
-// Triton's protocol frontend (gRPC/HTTP handler threads): parsing a request and serialising its
-// response happen there, outside Triton's request statistics, and hold one handler thread each.
-struct FrontendSpec {
-  int threads = 2;             // Triton's --grpc-infer-thread-count default
-  double per_request_s = 0;    // fixed cost of parsing one request
-  double input_rate_Bps = 0;   // request bytes parsed per second; 0: no per-byte cost
-  double per_response_s = 0;   // fixed cost of serialising one response
-  double output_rate_Bps = 0;  // response bytes serialised per second; 0: no per-byte cost
-
-  double request_s(double bytes) const { return per_request_s + (input_rate_Bps > 0 ? bytes / input_rate_Bps : 0); }
-  double response_s(double bytes) const { return per_response_s + (output_rate_Bps > 0 ? bytes / output_rate_Bps : 0); }
 };
 
 // When the servers of a group fail and come back. A failing server loses its queue and the batches

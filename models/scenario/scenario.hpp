@@ -34,6 +34,8 @@ struct Scenario {
   // how the chart's quirks were followed: "FILE: ..." one line each, for the command line to print.
   std::vector<std::string> notes;
 
+  // How the clients (grid jobs or perf_analyzer) hand their tensors to the servers.
+  ClientProtocol client_protocol() const { return perf_analyzer ? perf_analyzer->protocol : workload.protocol; }
   int model_index(const std::string& model_name) const { return sonicsim::model_index(models, model_name); }
   // Whether requests can fail (servers that fail, or a client deadline): the outputs then say how.
   bool requests_can_fail() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/jobs/job_submission.hpp"
+#include "models/scenario/request_path.hpp"
 #include "models/workload/distribution.hpp"
 #include "models/workload/item_count.hpp"
 #include "models/workload/module_graph.hpp"
@@ -90,6 +91,7 @@ struct Workload : JobsSpec {
   int streams = 1;
   bool threads_or_streams_given = false;  // by /workload itself (a report's job's: modules_report)
   std::optional<ModulesReport> modules_report;
+  ClientProtocol protocol = ClientProtocol::Grpc;  // CMSSW's SonicTriton client speaks gRPC
 
   // Whether jobs run their streams on their threads (sim/client/threaded_job), which the outputs
   // say: where the scenario gives threads or streams (here or with a FastTimerService report), a

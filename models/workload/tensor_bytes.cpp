@@ -27,6 +27,7 @@ ItemBytes item_bytes(const std::vector<triton::TensorConfig>& tensors, const cha
                      const triton::ConfigSource& source) {
   ItemBytes bytes;
   bytes.given = !tensors.empty();
+  bytes.tensors = static_cast<int>(tensors.size());
   const auto unknown = [&](std::initializer_list<triton::FieldStep> at, const std::string& why) {
     if (bytes.unknown.empty()) bytes.unknown = source.file + ": " + source.path(at) + ": " + why;
   };

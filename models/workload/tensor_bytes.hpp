@@ -15,6 +15,7 @@ struct ItemBytes {
   double per_element_bytes = 0;  // bytes per element of the variable dim
   std::string unknown;           // not empty: why the bytes cannot be computed ("FILE: FIELD: ...")
   bool given = false;            // any tensor listed
+  int tensors = 0;               // how many are listed: a request carries each once
   bool variable() const { return per_element_bytes > 0; }
   double of(double elements) const { return fixed_bytes + per_element_bytes * elements; }
 };

@@ -6,15 +6,22 @@
 
 namespace sonicsim::sim {
 
-FrontendThreads::FrontendThreads(const FrontendSpec& spec, std::function<void(const Task&)> done)
-    : spec_(spec), done_(std::move(done)), in_work_([this](const std::vector<Task>& tasks) { end_tasks(tasks); }) {}
+FrontendThreads::FrontendThreads(int threads, const FrontendCost& cost, std::vector<Tensors> tensors_by_model,
+                                 std::function<void(const Task&)> done)
+    : threads_(threads),
+      cost_(cost),
+      tensors_by_model_(std::move(tensors_by_model)),
+      done_(std::move(done)),
+      in_work_([this](const std::vector<Task>& tasks) { end_tasks(tasks); }) {}
 
 double FrontendThreads::cost_s(const Task& task) const {
-  return task.is_request ? spec_.request_s(task.request->record.input_bytes) : spec_.response_s(task.bytes);
+  const Tensors& tensors = tensors_by_model_[static_cast<std::size_t>(task.request->record.model)];
+  return task.is_request ? cost_.request_s(tensors.input, task.request->record.input_bytes)
+                         : cost_.response_s(tensors.output, task.bytes);
 }
 
 void FrontendThreads::submit(const Task& task) {
-  if (busy_ < spec_.threads)
+  if (busy_ < threads_)
     start(task, simgrid::s4u::Engine::get_clock());
   else
     waiting_.push_back(task);
@@ -33,7 +40,7 @@ void FrontendThreads::end_tasks(const std::vector<Task>& tasks) {
     done_(task);
   }
   const double now = simgrid::s4u::Engine::get_clock();
-  while (busy_ < spec_.threads && !waiting_.empty()) {
+  while (busy_ < threads_ && !waiting_.empty()) {
     const Task next = waiting_.front();
     waiting_.pop_front();
     start(next, now);

@@ -25,12 +25,18 @@ class FrontendThreads {
     double bytes;     // response bytes; unused for a request
     bool is_request;  // parse a request, or serialise a response
   };
+  // The tensors a request of each model (by index) carries in and out.
+  struct Tensors {
+    int input = 0, output = 0;
+  };
+  // `threads` handler threads spending `cost` on each task (the cost of the clients' protocol);
   // `done` is called in maestro, at the date the task ends.
-  FrontendThreads(const FrontendSpec& spec, std::function<void(const Task&)> done);
+  FrontendThreads(int threads, const FrontendCost& cost, std::vector<Tensors> tensors_by_model,
+                  std::function<void(const Task&)> done);
 
   // A task that costs nothing, arriving while a thread is free, is done the moment it arrives: a
   // thread would take it at once and hold itself for no time.
-  bool instant(const Task& task) const { return cost_s(task) <= 0 && busy_ < spec_.threads; }
+  bool instant(const Task& task) const { return cost_s(task) <= 0 && busy_ < threads_; }
   // A thread takes the task now if one is free; otherwise it waits its turn.
   void submit(const Task& task);
   // The server process died: every task, waiting or in work, is dropped (their requests returned,
@@ -42,7 +48,9 @@ class FrontendThreads {
   void start(const Task& task, double now);
   void end_tasks(const std::vector<Task>& tasks);
 
-  FrontendSpec spec_;
+  int threads_;
+  FrontendCost cost_;
+  std::vector<Tensors> tensors_by_model_;
   std::function<void(const Task&)> done_;
   int busy_ = 0;
   std::deque<Task> waiting_;

@@ -13,14 +13,19 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
     : index_(index), node_(node), recorder_(recorder), queues_(scenario.models.size()) {
   const ServerGroup& group = scenario.platform.servers[node.group];
   if (group.frontend) {
-    frontend_.emplace(*group.frontend, [this](const FrontendThreads::Task& task) { frontend_task_done(task); });
-    if (group.frontend->per_request_s <= 0) {
-      frontend_may_be_free_ = group.frontend->input_rate_Bps <= 0;
-      for (const std::string& name : group.models) {
-        const ModelSpec& spec = scenario.models[scenario.model_index(name)];
-        if (spec.input_bytes_per_item <= 0 && spec.input_bytes_per_element <= 0) frontend_may_be_free_ = true;
-      }
+    const FrontendCost& cost = group.frontend->cost_for(scenario.client_protocol());
+    std::vector<FrontendThreads::Tensors> tensors(scenario.models.size());
+    for (const std::string& name : group.models) {
+      const ModelSpec& spec = scenario.models[scenario.model_index(name)];
+      tensors[scenario.model_index(name)] = {spec.input_tensors(), spec.output_tensors()};
+      // Whether parsing one of its requests can cost nothing.
+      const bool bytes_free =
+          cost.input_rate_Bps <= 0 || (spec.input_bytes_per_item <= 0 && spec.input_bytes_per_element <= 0);
+      if (cost.per_request_s <= 0 && cost.per_input_tensor_s * spec.input_tensors() <= 0 && bytes_free)
+        frontend_may_be_free_ = true;
     }
+    frontend_.emplace(group.frontend->threads, cost, std::move(tensors),
+                      [this](const FrontendThreads::Task& task) { frontend_task_done(task); });
   }
   ModelQueue::Responder& responder = *this;
   for (const std::string& name : group.models) {

@@ -16,6 +16,7 @@ ModelQueue::ModelQueue(int server, int model, const ModelSpec& spec, Recorder& r
     : server_(server),
       model_(model),
       by_elements_(spec.layout != TensorLayout::Fixed),
+      staging_(spec.staging),
       recorder_(recorder),
       responder_(responder),
       kernel_ends_(kernel_ends) {
@@ -238,6 +239,21 @@ void ModelQueue::start_batch(Instance& instance, triton::FormedBatch batch) {
   const double tau = kernel_latency_s(*instance.latency, kernel_units);
   double seconds = tau;
   if (instance.spread) seconds = draw_kernel_time(seconds, *instance.spread, kernel_units, *instance.spread_rng);
+  instance.run.kernel_s = seconds;
+  instance.run.input_s = instance.run.output_s = 0;
+  if (staging_) {
+    // Compute Input and Output hold the instance like its kernel (the backend thread copies, then
+    // launches, then copies back), on the same device: they are part of the execution's work.
+    double input_bytes = 0, output_bytes = 0;
+    for (const InFlightRequest* r : requests) {
+      input_bytes += r->record.input_bytes;
+      output_bytes += r->record.output_bytes;
+    }
+    const int count = static_cast<int>(requests.size());
+    instance.run.input_s = staging_->input_s(count, input_bytes, instance.gpu >= 0);
+    instance.run.output_s = staging_->output_s(count, output_bytes, instance.gpu >= 0);
+    seconds += instance.run.input_s + instance.run.output_s;
+  }
   const double flops = seconds * kReferenceSpeed;
   if (instance.shared_device) {
     instance.shared_device->start(instance.device_slot, flops / instance.device->get_speed(),
@@ -275,8 +291,16 @@ void ModelQueue::run_instance(Instance& instance) {
       r->record.status = RequestStatus::Completed;
       records.push_back(&r->record);
     }
-    // No input/output copies are modelled: compute_start = exec_start and compute_end = exec_end.
-    recorder_.triton(server_, model_).batch_executed(instance.gpu, records, batch.units, {start, start, end, end});
+    // Without staging, compute_start = exec_start and compute_end = exec_end. With it, the
+    // execution's time is split in the shares its phases started with (exact on a device of its
+    // own; on a shared one, every phase is taken as slowed alike).
+    const Instance::Run& run = instance.run;
+    const double nominal_s = run.input_s + run.kernel_s + run.output_s;
+    const double scale = nominal_s > 0 ? (end - start) / nominal_s : 0;
+    const double compute_start = run.input_s > 0 ? start + run.input_s * scale : start;
+    const double compute_end = run.output_s > 0 ? end - run.output_s * scale : end;
+    recorder_.triton(server_, model_)
+        .batch_executed(instance.gpu, records, batch.units, {start, compute_start, compute_end, end});
     // A request leaves `unanswered` as its answer goes out: sending yields, and a server failing in
     // that instant must still find the answers not yet sent.
     for (std::size_t i = 0; i < requests.size(); ++i) {

@@ -60,6 +60,9 @@ class ModelQueue {
       std::optional<triton::FormedBatch> batch;
       simgrid::s4u::ExecPtr kernel;
       std::vector<InFlightRequest*> unanswered;  // the requests of its batch not yet answered
+      // Compute Input, the kernel and Compute Output as the execution started them (s, at the
+      // device's full speed): the shares of its time the statistics give to each.
+      double input_s = 0, kernel_s = 0, output_s = 0;
     } run;
   };
   // Kernels of instances alone on their device, by the date they end. A server's queues share one,
@@ -142,7 +145,8 @@ class ModelQueue {
 
   const int server_;
   const int model_;
-  const bool by_elements_;  // a variable dim: the kernel's time is a function of the batch's elements
+  const bool by_elements_;                    // a variable dim: the kernel's time is a function of the batch's elements
+  const std::optional<StagingSpec> staging_;  // Compute Input / Output around the kernel, if any
   // The model's Triton settings (ModelSpec::triton) as the scheduler takes them: the queue reads its
   // max_batch_size and preserve_ordering here, and each start's scheduler is made from it.
   triton::SchedulerSettings settings_;

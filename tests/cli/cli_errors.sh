@@ -48,6 +48,18 @@ expect_error after_itself 's["workload"]["modules"][1]["after"] = ["emtrkmicheli
 expect_error after_cycle 's["workload"]["modules"][0]["after"] = ["emtrkmichelid"]; s["workload"]["modules"][1]["after"] = ["non-ml-reconstruction"]' \
   '/workload/modules/0/after: the modules "non-ml-reconstruction" -> "emtrkmichelid" -> "non-ml-reconstruction" each wait for the next (a cycle)'
 
+# The request path (scenarios/README.md, "The request path"): frontend cost blocks, the clients'
+# protocol, a cost per tensor of a model without listed tensors, a model's staging.
+expect_error frontend_flat_and_block 's["platform"]["servers"][0]["frontend"]["grpc"] = {"per_request": "1ms"}' \
+  '/platform/servers/0/frontend/grpc: expected either costs per protocol or the flat "input_bandwidth"'
+expect_error frontend_no_client_block 's["platform"]["servers"][0]["frontend"] = {"http": {"per_request": "1ms"}}' \
+  '/platform/servers/0/frontend: expected a "grpc" block: the clients use "grpc"'
+expect_error unknown_protocol 's["workload"]["protocol"] = "grpcs"' '/workload/protocol: expected "grpc", "http", "system_shm" or "cuda_shm"'
+expect_error per_tensor_without_tensors 's["platform"]["servers"][0]["frontend"]["per_input_tensor"] = "5us"' \
+  '/platform/servers/0/frontend/per_input_tensor: model "emtrkmichelid" lists no input tensors'
+expect_error staging_rate_for_other_memory 's["models"]["emtrkmichelid"]["staging"] = {"memory": "pageable", "host_to_device": {"pinned": "80Gbps"}}' \
+  '/models/emtrkmichelid/staging/host_to_device: expected a "pageable" rate'
+
 # A workload from a FastTimerService report (cms-particlenet-fasttimer.json): a bad report, or a bad
 # setting of modules_from, is one line naming the file (the report for what is in it) and the JSON
 # pointer. expect_report_error NAME REPORT-EDIT EXPECTED [--set ...]: the bundled report, edited by

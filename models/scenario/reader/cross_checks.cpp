@@ -5,6 +5,7 @@
 
 #include "models/io/json/choice.hpp"
 #include "models/io/text_format.hpp"
+#include "models/scenario/reader/request_path_reader.hpp"
 #include "models/scenario/reader/workload/modules_from_reader.hpp"
 
 namespace sonicsim {
@@ -216,6 +217,7 @@ void check_across_sections(const JsonNode& root, const Scenario& s, const Latenc
     check_request_bytes(root, s);
   }
   check_served_models(root, s);
+  check_request_path(root, s);
   if (s.perf_analyzer) {
     check_perf_analyzer_platform(root, s);
     return;

@@ -4,6 +4,7 @@
 
 #include "models/scenario/device_naming.hpp"
 #include "models/scenario/reader/model/model_triton_reader.hpp"
+#include "models/scenario/reader/request_path_reader.hpp"
 
 namespace sonicsim {
 namespace {
@@ -46,7 +47,7 @@ ModelSpec read_model(const std::string& name, const JsonNode& node, const Platfo
   node.allow_only({"input_bytes_per_item", "output_bytes_per_item", "max_batch_size", "instances_per_device",
                    "instances_per_gpu", "triton_config", "dynamic_batching", "instance_group", "batcher_wakeup",
                    "batcher_payloads", "kernel_latency", "kernel_latency_by_device", "kernel_latency_by_gpu", "input",
-                   "output"});
+                   "output", "staging"});
   ModelSpec model;
   model.name = name;
   if (node.find("triton_config"))
@@ -56,6 +57,7 @@ ModelSpec read_model(const std::string& name, const JsonNode& node, const Platfo
                           "\" cannot be used with \"triton_config\": the file gives the tensors");
   read_model_triton_settings(node, platform, model);
   read_model_bytes(node, model);
+  if (auto staging = node.find("staging")) model.staging = read_staging(*staging);
   if (auto k = node.find("kernel_latency")) {
     KernelTime time = read_kernel_latency(*k, latency);
     model.kernel_latency = std::move(time.latency);

@@ -11,6 +11,7 @@
 #include "models/scenario/reader/platform/autoscaling_reader.hpp"
 #include "models/scenario/reader/platform/platform_choices.hpp"
 #include "models/scenario/reader/platform/proxy_reader.hpp"
+#include "models/scenario/reader/request_path_reader.hpp"
 #include "models/scenario/reader/value_readers.hpp"
 
 namespace sonicsim {
@@ -37,17 +38,6 @@ WorkerPool read_worker_pool(const JsonNode& node) {
   pool.cpu_speed = node.at("cpu_speed").number_in(limits::kMinCpuSpeed, limits::kMaxCpuSpeed);
   pool.nic = read_link(node.at("nic"));
   return pool;
-}
-
-FrontendSpec read_frontend(const JsonNode& node) {
-  node.allow_only({"threads", "per_request", "input_bandwidth", "per_response", "output_bandwidth"});
-  FrontendSpec frontend;
-  if (auto t = node.find("threads")) frontend.threads = t->int_in(1, limits::kMaxFrontendThreads);
-  if (auto d = node.find("per_request")) frontend.per_request_s = d->duration_s();
-  if (auto b = node.find("input_bandwidth")) frontend.input_rate_Bps = b->bandwidth_Bps();
-  if (auto d = node.find("per_response")) frontend.per_response_s = d->duration_s();
-  if (auto b = node.find("output_bandwidth")) frontend.output_rate_Bps = b->bandwidth_Bps();
-  return frontend;
 }
 
 ServerFailures read_failures(const JsonNode& node) {

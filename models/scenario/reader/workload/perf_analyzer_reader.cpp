@@ -6,6 +6,7 @@
 #include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
 #include "models/io/text_format.hpp"
+#include "models/scenario/reader/request_path_reader.hpp"
 #include "models/scenario/reader/value_readers.hpp"
 
 namespace sonicsim {
@@ -18,7 +19,7 @@ constexpr Choice<RequestDistribution> kRequestDistributions[]{{"constant", Reque
 
 PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<ModelSpec>& models) {
   node.allow_only({"model", "batch_size", "concurrency", "request_rate", "request_distribution", "warmup",
-                   "measurement_interval", "windows", "client_send", "client_recv"});
+                   "measurement_interval", "windows", "client_send", "client_recv", "protocol"});
   PerfAnalyzerLoad load;
   const JsonNode model = node.at("model");
   const std::string name = model.string();
@@ -56,6 +57,7 @@ PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<Mode
   }
   if (auto s = node.find("client_send")) load.client_send = read_distribution(*s);
   if (auto r = node.find("client_recv")) load.client_recv = read_distribution(*r);
+  load.protocol = read_client_protocol(node.find("protocol"));
   return load;
 }
 

@@ -5,6 +5,7 @@
 #include "models/io/json/choice.hpp"
 #include "models/io/limits.hpp"
 #include "models/jobs/job_trace.hpp"
+#include "models/scenario/reader/request_path_reader.hpp"
 #include "models/scenario/reader/workload/module_graph_reader.hpp"
 #include "models/scenario/reader/workload/module_reader.hpp"
 #include "models/scenario/reader/workload/modules_from_reader.hpp"
@@ -115,8 +116,9 @@ void read_threads(const JsonNode& node, Workload& w) {
 
 Workload read_workload(const JsonNode& node, const std::vector<ModelSpec>& models) {
   node.allow_only({"jobs", "events_per_job", "duration", "warmup", "start", "submit", "resubmit", "threads", "streams",
-                   "modules", "modules_from"});
+                   "modules", "modules_from", "protocol"});
   Workload w;
+  w.protocol = read_client_protocol(node.find("protocol"));
   const auto start = node.find("start");
   const auto submit = node.find("submit");
   if (start.has_value() == submit.has_value())
