@@ -28,6 +28,9 @@ else fail "the NVIDIA scenarios or calibration/models/nvidia-triton are stale: r
 # The through-server scans' frontends in cases.json are the fit fit_frontend.py makes today.
 if "$python" "$repo/scenarios/validation/fit_frontend.py" --check; then pass
 else fail "scenarios/validation/cases.json's scan_frontends differ from scenarios/validation/fit_frontend.py"; fi
+# The staging fit (scenarios/validation/fit_staging.py) recovers a known line.
+if "$python" "$repo/scenarios/validation/fit_staging.py" --self-test; then pass
+else fail "scenarios/validation/fit_staging.py does not recover a line from points on it"; fi
 outside_cms() { awk '/^## CMS Mini-AOD/{skip=1; next} /^## /{skip=0} !skip' "$1"; }
 if [ "$cms" = full ]; then
   if diff -u "$repo/docs/validation.md" "$work/validation.md"; then pass
