@@ -12,17 +12,13 @@ bool is_preferred(const std::vector<int>& preferred, int units) {
 
 }  // namespace
 
-std::vector<int> normalized_preferred_sizes(int max_batch_size, std::vector<int> preferred) {
-  if (preferred.empty() && max_batch_size > 0) preferred.push_back(max_batch_size);
-  return preferred;
-}
-
-ScanResult scan_queue(const DynamicBatching& config, int base_units, bool saturated,
+ScanResult scan_queue(const ModelConfig& model, bool shape_checked, int base_units, bool saturated,
                       const std::vector<ScannedRequest>& queue, double now_s, std::int64_t base_shape) {
-  const std::vector<int>& preferred = config.preferred_batch_sizes;
-  const int max_units = std::max(1, config.max_batch_size);
+  const DynamicBatchingConfig& batching = *model.dynamic_batching;
+  const std::vector<int>& preferred = batching.preferred_batch_sizes;
+  const int max_units = std::max(1, model.max_batch_size);
   const int max_preferred = preferred.empty() ? 0 : *std::max_element(preferred.begin(), preferred.end());
-  const double delay = config.max_queue_delay_s;
+  const double delay = batching.max_queue_delay_s;
 
   ScanResult result;
   result.saturated = saturated;
@@ -48,7 +44,7 @@ ScanResult scan_queue(const DynamicBatching& config, int base_units, bool satura
         send_now = true;  // it does not fit; requests behind it are never pulled forward
         break;
       }
-      if (config.shape_checked && request.shape != batch_shape) {
+      if (shape_checked && request.shape != batch_shape) {
         result.mark_payload_saturated = true;  // another shape: the batch ends before it
         send_now = true;
         break;

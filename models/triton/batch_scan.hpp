@@ -10,18 +10,9 @@
 #include <optional>
 #include <vector>
 
+#include "models/triton/model_config.hpp"
+
 namespace sonicsim::triton {
-
-struct DynamicBatching {
-  int max_batch_size = 0;                  // as configured; batching units are capped at max(1, this)
-  std::vector<int> preferred_batch_sizes;  // after normalisation (see normalized_preferred_sizes)
-  double max_queue_delay_s = 0;
-  // A variable input without allow_ragged_batch: requests of another shape end the batch.
-  bool shape_checked = false;
-};
-
-// Triton's NormalizeModelConfig: no preferred sizes and max_batch_size > 0 => [max_batch_size].
-std::vector<int> normalized_preferred_sizes(int max_batch_size, std::vector<int> preferred);
 
 struct ScannedRequest {
   int units = 1;               // max(1, request batch)
@@ -43,9 +34,12 @@ struct ScanResult {
   bool mark_payload_saturated = false;
 };
 
-// base_units: units already in the current payload (0 for a fresh one), base_shape: its shape.
-// saturated: the batcher's `sat` flag before the scan.
-ScanResult scan_queue(const DynamicBatching& config, int base_units, bool saturated,
+// model: the model's normalised config (normalize_model_config), read as the scan's settings: batching
+// units are capped at max(1, max_batch_size); its dynamic_batching, which it must have, gives the
+// preferred sizes and the delay. shape_checked: a variable input without allow_ragged_batch, so
+// requests of another shape end the batch. base_units: units already in the current payload (0 for a
+// fresh one), base_shape: its shape. saturated: the batcher's `sat` flag before the scan.
+ScanResult scan_queue(const ModelConfig& model, bool shape_checked, int base_units, bool saturated,
                       const std::vector<ScannedRequest>& queue, double now_s, std::int64_t base_shape = 0);
 
 }  // namespace sonicsim::triton

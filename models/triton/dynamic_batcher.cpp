@@ -21,18 +21,12 @@ double first_tick_from(double since, double t) {
 
 }  // namespace
 
-DynamicBatcher::DynamicBatcher(SchedulerSettings settings)
-    : settings_(std::move(settings)),
-      prefetching_(!settings_.dynamic_batching || settings_.dynamic_batching->prefetching()),
-      queue_(settings_.dynamic_batching ? &*settings_.dynamic_batching : nullptr),
-      hold_until_queued_(settings_.hold_until_queued) {
-  if (settings_.dynamic_batching) {
-    DynamicBatchingConfig& config = *settings_.dynamic_batching;
-    config.preferred_batch_sizes = normalized_preferred_sizes(settings_.max_batch_size, config.preferred_batch_sizes);
-    scan_config_ = {settings_.max_batch_size, config.preferred_batch_sizes, config.max_queue_delay_s,
-                    settings_.shape_checked};
-  }
-}
+DynamicBatcher::DynamicBatcher(const ModelConfig& model, SchedulerSettings settings)
+    : model_(model),
+      settings_(settings),
+      prefetching_(!model_.dynamic_batching || model_.dynamic_batching->prefetching()),
+      queue_(model_.dynamic_batching ? &*model_.dynamic_batching : nullptr),
+      hold_until_queued_(settings_.hold_until_queued) {}
 
 bool DynamicBatcher::enqueue(const QueuedRequest& request, double now_s) {
   last_event_s_ = now_s;
@@ -143,7 +137,7 @@ void DynamicBatcher::reject_while_blocked(double now_s) { queue_.reject_expired(
 // wait's 500 ms ticks at each call.
 void DynamicBatcher::run(double now_s) {
   last_event_s_ = now_s;
-  const int max_units = std::max(1, settings_.max_batch_size);
+  const int max_units = std::max(1, model_.max_batch_size);
   for (;;) {
     if (waiting_ == Waiting::Slot) {
       if (!slot_available()) return;  // still blocked: the same wait, with the same ticks, goes on
@@ -178,7 +172,8 @@ void DynamicBatcher::run(double now_s) {
     Payload& current = payloads_.at(current_);
     queued_units_ -= queue_.scan(current.units, max_units, now_s, view_, timed_out_);
     if (view_.empty()) continue;  // the queue was empty, or everything reached had timed out
-    const ScanResult scan = scan_queue(scan_config_, current.units, saturated_, view_, now_s, current.shape);
+    const ScanResult scan =
+        scan_queue(model_, settings_.shape_checked, current.units, saturated_, view_, now_s, current.shape);
     saturated_ = scan.saturated;
     if (scan.mark_payload_saturated) current.mark_sat = true;
     if (scan.next_preferred) next_preferred_ = *scan.next_preferred;
@@ -227,8 +222,8 @@ void DynamicBatcher::pick_up(double now_s) {
 // does not fit: the batcher can no longer grow it.
 void DynamicBatcher::merge_into(Payload& head, double now_s) {
   if (!batching()) return;
-  const double delay = settings_.dynamic_batching->max_queue_delay_s;
-  const int max_units = std::max(1, settings_.max_batch_size);
+  const double delay = model_.dynamic_batching->max_queue_delay_s;
+  const int max_units = std::max(1, model_.max_batch_size);
   if (delay <= 0 || max_units <= 1 || head.mark_sat) return;
   while (!fifo_.empty()) {
     Payload& next = payloads_.at(fifo_.front());

@@ -28,10 +28,9 @@
 
 namespace sonicsim::triton {
 
+// How the simulation runs a model's scheduler; what Triton configures is the model's ModelConfig.
 struct SchedulerSettings {
-  int max_batch_size = 0;
-  std::optional<DynamicBatchingConfig> dynamic_batching;  // absent: the default scheduler
-  int instances = 1;                                      // instances that take work (not passive)
+  int instances = 1;  // instances that take work (not passive)
   BatcherWakeup wakeup = BatcherWakeup::Idealised;
   BatcherPayloads payloads = BatcherPayloads::Grow;
   // TRITONSERVER_DELAY_SCHEDULER: the batcher does nothing until this many requests are queued
@@ -47,7 +46,9 @@ inline constexpr double kBatcherPollS = 0.5;
 
 class DynamicBatcher {
  public:
-  explicit DynamicBatcher(SchedulerSettings settings);
+  // `model`: the model's normalised config (normalize_model_config), read throughout (its
+  // dynamic_batching absent: the default scheduler); it must outlive the batcher.
+  DynamicBatcher(const ModelConfig& model, SchedulerSettings settings);
 
   // Events, reported as they happen. None of them makes the batcher act: everything that happens
   // at one simulated instant is reported first, then decide() runs the batcher and the idle
@@ -94,7 +95,7 @@ class DynamicBatcher {
   // What the batcher thread is waiting for between two runs.
   enum class Waiting { Notify, Timer, Poll, Slot };
 
-  bool batching() const { return settings_.dynamic_batching.has_value(); }
+  bool batching() const { return model_.dynamic_batching.has_value(); }
   bool slot_available() const;
   bool current_is_stale() const;
   bool arrival_notifies() const;
@@ -103,8 +104,8 @@ class DynamicBatcher {
   void merge_into(Payload& head, double now_s);
   void reject_while_blocked(double now_s);
 
+  const ModelConfig& model_;
   SchedulerSettings settings_;
-  DynamicBatching scan_config_;
   bool prefetching_;
   PriorityQueue queue_;
   std::unordered_map<std::int64_t, Payload> payloads_;  // formed and not yet taken by an instance

@@ -147,9 +147,15 @@ void validate_instance_gpus(const ModelConfig& config, int gpu_count, const Conf
   }
 }
 
+std::vector<int> normalized_preferred_sizes(int max_batch_size, std::vector<int> preferred) {
+  if (preferred.empty() && max_batch_size > 0) preferred.push_back(max_batch_size);
+  return preferred;
+}
+
 void normalize_model_config(ModelConfig& config, int gpu_count) {
-  if (config.dynamic_batching && config.dynamic_batching->preferred_batch_sizes.empty() && config.max_batch_size > 0)
-    config.dynamic_batching->preferred_batch_sizes.push_back(config.max_batch_size);
+  if (config.dynamic_batching)
+    config.dynamic_batching->preferred_batch_sizes =
+        normalized_preferred_sizes(config.max_batch_size, std::move(config.dynamic_batching->preferred_batch_sizes));
 
   if (config.instance_groups.empty()) {
     InstanceGroup group;

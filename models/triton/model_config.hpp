@@ -149,6 +149,8 @@ void validate_instance_gpus(const ModelConfig& config, int gpu_count, const Conf
 // KIND_GPU, or KIND_CPU when there is no GPU or a listed GPU is missing; count 1 when unset (2
 // for KIND_CPU with the onnxruntime or tensorflow backends). GPU lists stay empty for "every GPU".
 void normalize_model_config(ModelConfig& config, int gpu_count);
+// Its rule for preferred sizes: none given and max_batch_size > 0 => [max_batch_size].
+std::vector<int> normalized_preferred_sizes(int max_batch_size, std::vector<int> preferred);
 
 std::string kind_name(InstanceKind kind);  // "KIND_GPU", ...
 

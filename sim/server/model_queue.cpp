@@ -17,11 +17,10 @@ ModelQueue::ModelQueue(int server, int model, const ModelSpec& spec, Recorder& r
       model_(model),
       by_elements_(spec.layout != TensorLayout::Fixed),
       staging_(spec.staging),
+      config_(spec.triton),
       recorder_(recorder),
       responder_(responder),
       kernel_ends_(kernel_ends) {
-  settings_.max_batch_size = spec.triton.max_batch_size;
-  settings_.dynamic_batching = spec.triton.dynamic_batching;
   settings_.instances = 0;
   settings_.wakeup = spec.batcher_wakeup;
   settings_.payloads = spec.batcher_payloads;
@@ -37,7 +36,7 @@ void ModelQueue::add_instance(int gpu, sg4::Host* device, const KernelLatency& l
   instance.latency = &latency;
   // A variable dim's kernel counts elements, which no setting of the model bounds.
   instance.occupancy = occupancy_curve(
-      latency, by_elements_ ? std::numeric_limits<double>::infinity() : std::max(1, settings_.max_batch_size));
+      latency, by_elements_ ? std::numeric_limits<double>::infinity() : std::max(1, config_.max_batch_size));
   if (spread) {
     instance.spread = spread;
     instance.spread_rng = std::make_unique<Rng>(kernel_time_seed(seed, server_, model_, instance.index));
@@ -49,7 +48,7 @@ void ModelQueue::add_instance(int gpu, sg4::Host* device, const KernelLatency& l
 
 void ModelQueue::clear() {
   state_ = {};
-  state_.scheduler = std::make_unique<triton::DynamicBatcher>(settings_);
+  state_.scheduler = std::make_unique<triton::DynamicBatcher>(config_, settings_);
   for (Instance& instance : instances_) instance.run = {};
 }
 
@@ -94,7 +93,7 @@ void ModelQueue::admit(InFlightRequest* request) {
   RequestRecord& record = request->record;
   record.enqueued_s = sg4::Engine::get_clock();
   // With max_batch_size 0 the model has no batch dimension: every request is one unit.
-  if (settings_.max_batch_size > 0 && record.items > settings_.max_batch_size) {
+  if (config_.max_batch_size > 0 && record.items > config_.max_batch_size) {
     mark_rejected(request, RejectReason::BatchTooLarge, false);  // INVALID_ARG at submit
     state_.rejected.push_back(request);                          // answered by the server, as every rejection
   } else {
@@ -105,7 +104,7 @@ void ModelQueue::admit(InFlightRequest* request) {
 
 void ModelQueue::enqueue(InFlightRequest* request, double now) {
   const RequestRecord& record = request->record;
-  const int units = settings_.max_batch_size > 0 ? std::max(1, record.items) : 1;
+  const int units = config_.max_batch_size > 0 ? std::max(1, record.items) : 1;
   if (!state_.scheduler->enqueue({record.id, units, now, request->priority, request->timeout_s, request->shape}, now)) {
     mark_rejected(request, RejectReason::QueueFull, false);  // UNAVAILABLE at submit
     state_.rejected.push_back(request);
@@ -195,7 +194,7 @@ void ModelQueue::mark_rejected(InFlightRequest* request, RejectReason reason, bo
 // With preserve_ordering a response waits until every request that left the queue before it has
 // been answered (the intended Triton behaviour; statistics are unaffected).
 void ModelQueue::release_in_order(std::int64_t order, InFlightRequest* request, double bytes) {
-  if (!settings_.dynamic_batching || !settings_.dynamic_batching->preserve_ordering) {
+  if (!config_.dynamic_batching || !config_.dynamic_batching->preserve_ordering) {
     responder_.respond(request, bytes);
     return;
   }

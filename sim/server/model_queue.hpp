@@ -98,7 +98,7 @@ class ModelQueue {
   void add_instance(int gpu, simgrid::s4u::Host* device, const KernelLatency& latency, const KernelSpread* spread,
                     std::uint64_t seed);
   std::vector<Instance>& instances() { return instances_; }
-  bool batches_dynamically() const { return settings_.dynamic_batching.has_value(); }
+  bool batches_dynamically() const { return config_.dynamic_batching.has_value(); }
 
   // A fresh life: an empty queue, every instance idle, the actors created with `spawn`.
   void start(double now, const Spawn& spawn);
@@ -147,8 +147,10 @@ class ModelQueue {
   const int model_;
   const bool by_elements_;                    // a variable dim: the kernel's time is a function of the batch's elements
   const std::optional<StagingSpec> staging_;  // Compute Input / Output around the kernel, if any
-  // The model's Triton settings (ModelSpec::triton) as the scheduler takes them: the queue reads its
-  // max_batch_size and preserve_ordering here, and each start's scheduler is made from it.
+  // The model's Triton config (ModelSpec::triton, in the scenario that outlives the run): the queue
+  // reads its max_batch_size and preserve_ordering there, and each start's scheduler reads it too.
+  const triton::ModelConfig& config_;
+  // How each start's scheduler runs it (instances, wake-up and payload rules).
   triton::SchedulerSettings settings_;
   Recorder& recorder_;
   Responder& responder_;

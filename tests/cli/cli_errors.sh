@@ -47,6 +47,16 @@ expect_error after_unknown 's["workload"]["modules"][1]["after"] = ["nope"]' '/w
 expect_error after_itself 's["workload"]["modules"][1]["after"] = ["emtrkmichelid"]' '/workload/modules/1/after/0: a module cannot wait for itself'
 expect_error after_cycle 's["workload"]["modules"][0]["after"] = ["emtrkmichelid"]; s["workload"]["modules"][1]["after"] = ["non-ml-reconstruction"]' \
   '/workload/modules/0/after: the modules "non-ml-reconstruction" -> "emtrkmichelid" -> "non-ml-reconstruction" each wait for the next (a cycle)'
+# "after" of another type, or NaN (not JSON: the parser names the line and column).
+expect_error after_nan 's["workload"]["modules"][1]["after"] = float("nan")' 'invalid JSON: parse error at line 1, column '
+expect_error after_nan_name 's["workload"]["modules"][1]["after"] = [float("nan")]' 'invalid JSON: parse error at line 1, column '
+expect_error after_a_name 's["workload"]["modules"][1]["after"] = "non-ml-reconstruction"' \
+  '/workload/modules/1/after: expected an array, got string "non-ml-reconstruction"'
+expect_error after_an_object 's["workload"]["modules"][1]["after"] = {"module": "non-ml-reconstruction"}' \
+  '/workload/modules/1/after: expected an array, got object'
+expect_error after_a_number 's["workload"]["modules"][1]["after"] = [0]' '/workload/modules/1/after/0: expected a string, got number 0'
+expect_error after_a_nested_list 's["workload"]["modules"][1]["after"] = [["non-ml-reconstruction"]]' \
+  '/workload/modules/1/after/0: expected a string, got array'
 
 # The request path (scenarios/README.md, "The request path"): frontend cost blocks, the clients'
 # protocol, a cost per tensor of a model without listed tensors, a model's staging.

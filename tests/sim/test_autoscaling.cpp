@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "analysis/summary/summary.hpp"
+#include "tests/support/negligible_network_farm.hpp"
 #include "tests/support/records_json.hpp"
 #include "tests/support/simulation_support.hpp"
 
@@ -21,35 +22,18 @@ using nlohmann::json;
 namespace {
 
 json autoscaled_farm(const std::string& duration) {
-  json d = test::base_scenario();
-  const json link = {{"bandwidth", "100Gbps"}, {"latency", "1ns"}};
-  d["platform"]["worker_pools"][0].update({{"nodes", 8}, {"cores_per_node", 1}, {"nic", link}});
-  d["platform"]["site_uplink"] = link;
-  d["platform"]["wan"] = link;
-  d["platform"]["load_balancing"] = "round_robin";
-  d["platform"]["proxy"] = {{"nic", link}};
-  d["platform"]["servers"] = json::array(
-      {{{"name", "pod"}, {"count", 4}, {"gpus_per_server", 1}, {"gpu", "T4"}, {"nic", link}, {"models", {"m"}}}});
+  json d = test::negligible_network_farm(8, "round_robin");
+  d["platform"]["proxy"] = {{"nic", test::negligible_link()}};
+  d["platform"]["servers"].push_back(test::one_gpu_servers("pod", 4, "T4"));
   d["platform"]["servers"][0]["autoscaling"] = {
       {"min_replicas", 1},      {"max_replicas", 4}, {"metric", "in_flight_per_replica"},
       {"metric_type", "Value"}, {"threshold", 2},    {"startup", "22s"}};
-  d["models"]["m"] = {{"input_bytes_per_item", "100B"},
-                      {"output_bytes_per_item", "100B"},
-                      {"max_batch_size", 8},
-                      {"instances_per_gpu", 1},
-                      {"kernel_latency", {{"type", "affine"}, {"intercept", "10ms"}, {"per_item", "0s"}}}};
-  d["workload"] = {{"jobs", 8},
-                   {"duration", duration},
-                   {"start", {{"pattern", "all_at_once"}}},
-                   {"modules",
-                    {{{"type", "inference"},
-                      {"name", "ml"},
-                      {"model", "m"},
-                      {"items_per_event", 1},
-                      {"items_per_request", 1},
-                      {"preprocess", "0s"},
-                      {"in_flight", 1},
-                      {"cpu_fallback", "5ms"}}}}};
+  d["models"]["m"] = test::one_instance_model();
+  d["models"]["m"]["kernel_latency"] = test::constant_kernel("10ms");
+  json ml = test::one_request_module();
+  ml["cpu_fallback"] = "5ms";
+  d["workload"] = {
+      {"jobs", 8}, {"duration", duration}, {"start", {{"pattern", "all_at_once"}}}, {"modules", json::array({ml})}};
   d["simulation"]["outputs"] = {"requests", "events", "timeseries"};
   return d;
 }

@@ -8,6 +8,7 @@
 #include <queue>
 
 #include "models/workload/rng.hpp"
+#include "tests/support/negligible_network_farm.hpp"
 #include "tests/support/records_json.hpp"
 #include "tests/support/simulation_support.hpp"
 
@@ -23,38 +24,21 @@ namespace {
 // requests (about 10 ns per request against milliseconds of service).
 json balancing_farm(int jobs, int events_per_job, const std::string& think, const std::vector<std::string>& gpu_types,
                     const std::string& policy) {
-  json d = test::base_scenario();
-  const json link = {{"bandwidth", "100Gbps"}, {"latency", "1ns"}};
-  d["platform"]["worker_pools"][0].update({{"nodes", jobs}, {"cores_per_node", 1}, {"nic", link}});
-  d["platform"]["site_uplink"] = link;
-  d["platform"]["wan"] = link;
-  d["platform"]["load_balancing"] = policy;
-  d["platform"]["servers"] = json::array();
+  json d = test::negligible_network_farm(jobs, policy);
   std::string name = "s0";  // s0, s1...: at most ten servers
   for (const std::string& type : gpu_types) {
-    d["platform"]["servers"].push_back(
-        {{"name", name}, {"count", 1}, {"gpus_per_server", 1}, {"gpu", type}, {"nic", link}, {"models", {"m"}}});
+    d["platform"]["servers"].push_back(test::one_gpu_servers(name, 1, type));
     ++name[1];
   }
-  d["models"]["m"] = {{"input_bytes_per_item", "100B"},
-                      {"output_bytes_per_item", "100B"},
-                      {"max_batch_size", 8},
-                      {"instances_per_gpu", 1},
-                      {"kernel_latency_by_gpu",
-                       {{"FAST", {{"type", "affine"}, {"intercept", "1ms"}, {"per_item", "0s"}}},
-                        {"SLOW", {{"type", "affine"}, {"intercept", "3ms"}, {"per_item", "0s"}}}}}};
+  d["models"]["m"] = test::one_instance_model();
+  d["models"]["m"]["kernel_latency_by_gpu"] = {{"FAST", test::constant_kernel("1ms")},
+                                               {"SLOW", test::constant_kernel("3ms")}};
+  const json think_module = {
+      {"type", "cpu"}, {"name", "think"}, {"time", {{"distribution", "exponential"}, {"mean", think}}}};
   d["workload"] = {{"jobs", jobs},
                    {"events_per_job", events_per_job},
                    {"start", {{"pattern", "all_at_once"}}},
-                   {"modules",
-                    {{{"type", "cpu"}, {"name", "think"}, {"time", {{"distribution", "exponential"}, {"mean", think}}}},
-                     {{"type", "inference"},
-                      {"name", "ml"},
-                      {"model", "m"},
-                      {"items_per_event", 1},
-                      {"items_per_request", 1},
-                      {"preprocess", "0s"},
-                      {"in_flight", 1}}}}};
+                   {"modules", json::array({think_module, test::one_request_module()})}};
   d["simulation"]["outputs"] = {"requests"};
   return d;
 }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "models/triton/dynamic_batcher.hpp"
@@ -96,15 +97,48 @@ inline std::vector<Arrival> burst(std::initializer_list<int> units, double at = 
   return out;
 }
 
-inline triton::SchedulerSettings batching(int max_batch_size, std::vector<int> preferred, double delay_s,
-                                          int instances = 1) {
-  triton::SchedulerSettings s;
-  s.max_batch_size = max_batch_size;
-  s.dynamic_batching = triton::DynamicBatchingConfig{};
-  s.dynamic_batching->preferred_batch_sizes = std::move(preferred);
-  s.dynamic_batching->max_queue_delay_s = delay_s;
-  s.instances = instances;
+// A model's Triton config as a test writes it, and how its scheduler runs.
+struct BatcherSetup {
+  triton::ModelConfig model;
+  triton::SchedulerSettings scheduler;
+};
+
+// The dynamic batcher with max_batch_size, preferred sizes (none: Triton's default of
+// [max_batch_size]) and max_queue_delay.
+inline BatcherSetup batching(int max_batch_size, std::vector<int> preferred, double delay_s, int instances = 1) {
+  BatcherSetup s;
+  s.model.max_batch_size = max_batch_size;
+  s.model.dynamic_batching = triton::DynamicBatchingConfig{};
+  s.model.dynamic_batching->preferred_batch_sizes = std::move(preferred);
+  s.model.dynamic_batching->max_queue_delay_s = delay_s;
+  s.scheduler.instances = instances;
   return s;
 }
+
+// Triton's default scheduler (no dynamic_batching).
+inline BatcherSetup default_scheduler(int max_batch_size, int instances = 1) {
+  BatcherSetup s;
+  s.model.max_batch_size = max_batch_size;
+  s.scheduler.instances = instances;
+  return s;
+}
+
+// The config a batcher reads, normalised as the scenario reader leaves it (normalize_model_config:
+// preferred sizes default to [max_batch_size]), held here so that it outlives the batcher.
+struct LoadedModel {
+  explicit LoadedModel(triton::ModelConfig config) : model(std::move(config)) {
+    triton::normalize_model_config(model, /*gpu_count=*/1);
+  }
+  triton::ModelConfig model;
+};
+
+// A DynamicBatcher that owns the config it reads (the base LoadedModel is built first).
+class TestBatcher : private LoadedModel, public triton::DynamicBatcher {
+ public:
+  explicit TestBatcher(const BatcherSetup& setup)
+      : LoadedModel(setup.model), triton::DynamicBatcher(LoadedModel::model, setup.scheduler) {}
+  TestBatcher(const TestBatcher&) = delete;
+  TestBatcher& operator=(const TestBatcher&) = delete;
+};
 
 }  // namespace sonicsim::testing

@@ -12,21 +12,21 @@ using namespace sonicsim::testing;
 
 namespace {
 
-triton::SchedulerSettings literal(triton::SchedulerSettings s) {
-  s.wakeup = triton::BatcherWakeup::Literal;
+BatcherSetup literal(BatcherSetup s) {
+  s.scheduler.wakeup = triton::BatcherWakeup::Literal;
   return s;
 }
 
 // Two priority levels, level 2 the default and without policy; level 1 rejects after `timeout_s`
 // and holds at most `max_queue` requests (0: unbounded). Any queue policy turns prefetching off.
-triton::SchedulerSettings two_levels(double timeout_s, int max_queue) {
+BatcherSetup two_levels(double timeout_s, int max_queue) {
   auto s = literal(batching(8, {4}, 0.1));
-  s.dynamic_batching->priority_levels = 2;
-  s.dynamic_batching->default_priority_level = 2;
+  s.model.dynamic_batching->priority_levels = 2;
+  s.model.dynamic_batching->default_priority_level = 2;
   triton::QueuePolicy level1;
   level1.default_timeout_s = timeout_s;
   level1.max_queue_size = max_queue;
-  s.dynamic_batching->priority_queue_policy[1] = level1;
+  s.model.dynamic_batching->priority_queue_policy[1] = level1;
   return s;
 }
 
@@ -41,7 +41,7 @@ TEST_CASE("the idle wait restarts each time the batcher thread runs (BatcherThre
   // 4.4 s: a 1 (1 < 2) does not notify. The instance takes the payload of 6 at 4.6 s, before the
   // 4.8 s tick; the late request is scanned on that payload callback and waits for its own delay.
   // Counting the idle ticks from 3 s instead puts one at 4.5 s and the late request into the 6.
-  triton::DynamicBatcher batcher(literal(batching(8, {2, 6}, 10.0)));
+  TestBatcher batcher(literal(batching(8, {2, 6}, 10.0)));
   const auto exec = [](int units) { return units == 6 ? 4.6 : 1.0; };
   const auto out = drive(batcher, 1, exec, {{0.0, 6}, {2.0, 1}, {3.0, 1}, {4.3, 4}, {4.4, 1}}, 100.0);
   CHECK(out.sizes() == std::vector<int>{6, 6, 1});
@@ -58,9 +58,9 @@ TEST_CASE("the slot wait restarts on each entry (WaitForPayloadSlotAvailable: 50
   // WaitForPayloadSlotAvailable again: its ticks are 1.15 s, 1.65 s, ... so request 2 is rejected
   // at 1.15 s. Ticks carried over from the first entry (0.5 s) would reject it at 1.0 s.
   auto settings = literal(batching(1, {}, 0.0));
-  settings.dynamic_batching->default_queue_policy.default_timeout_s = 10.0;
-  settings.dynamic_batching->default_queue_policy.allow_timeout_override = true;
-  triton::DynamicBatcher batcher(settings);
+  settings.model.dynamic_batching->default_queue_policy.default_timeout_s = 10.0;
+  settings.model.dynamic_batching->default_queue_policy.allow_timeout_override = true;
+  TestBatcher batcher(settings);
   const auto out = drive(batcher, 1, 0.65, {{0.0, 1}, {0.1, 1}, {0.3, 1, 0, 0.4}}, 5.0);
   REQUIRE(out.timed_out.size() == 1);
   CHECK(out.timed_out[0].second == 2);
@@ -77,7 +77,7 @@ TEST_CASE("a request refused by a full queue still counts toward the wake-up thr
   // with the threshold of 4.
   // 200 ms: R3 (3 units, level 2): 1 + 3 >= 4 notifies; its delay runs out at 300 ms. Without the
   // refused unit it would wait for the idle tick at 550 ms and go then.
-  triton::DynamicBatcher batcher(two_levels(0.05, 1));
+  TestBatcher batcher(two_levels(0.05, 1));
   const auto out = drive(batcher, 1, 0.1, {{0.0, 1, 1}, {0.01, 1, 1}, {0.2, 3, 2}}, 5.0);
   CHECK(out.refused == std::vector<std::int64_t>{1});
   REQUIRE(out.timed_out.size() == 1);
@@ -95,7 +95,7 @@ TEST_CASE("requests rejected by the slot wait's tick are not subtracted from the
   // 2 s: R2 (level 1) starts a delay wait (threshold 4) and is rejected by the scan at 2.05 s.
   // 2.2 s: R3 (3 units): 1 + 3 >= 4 notifies, and it goes at 2.3 s after its delay, not at the
   // idle tick at 2.55 s.
-  triton::DynamicBatcher batcher(two_levels(0.05, 0));
+  TestBatcher batcher(two_levels(0.05, 0));
   const auto exec = [](int units) { return units == 2 ? 1.2 : 0.1; };
   const auto out = drive(batcher, 1, exec, {{0.0, 2, 2}, {0.2, 1, 1}, {2.0, 1, 1}, {2.2, 3, 2}}, 10.0);
   REQUIRE(out.timed_out.size() == 2);
@@ -119,11 +119,11 @@ TEST_CASE("the batcher scans once, after the closest deadline: DELAY then moves 
   // and R0 behind it 1 us later: [R1, R0].
   const double u = 1.0 / (1 << 20);
   auto settings = literal(batching(8, {}, 1000 * u));
-  triton::QueuePolicy& policy = settings.dynamic_batching->default_queue_policy;
+  triton::QueuePolicy& policy = settings.model.dynamic_batching->default_queue_policy;
   policy.timeout_action = triton::TimeoutAction::Delay;
   policy.default_timeout_s = 501 * u;
   policy.allow_timeout_override = true;
-  triton::DynamicBatcher batcher(settings);
+  TestBatcher batcher(settings);
   const auto out = drive(batcher, 1, 17731 * u, {{0.0, 1}, {2 * u, 1, 0, 1 * u}}, 1.0);
   REQUIRE(out.batches.size() == 1);
   CHECK(out.batches[0].ids == std::vector<std::int64_t>{0, 1});
@@ -147,7 +147,7 @@ TEST_CASE(
   for (const double shift : {0.0, 4.1}) {
     CAPTURE(shift);
     const double delay_expiry = (shift + 1.0) + 10.0;  // as the batcher computes it: the wait's start
-    triton::DynamicBatcher batcher(literal(batching(8, {6}, 10.0)));
+    TestBatcher batcher(literal(batching(8, {6}, 10.0)));
     const auto out = drive(batcher, 1, 12.2, {{shift, 6}, {shift + 1.0, 1}, {delay_expiry + 2 * 0.5, 1}}, 100.0);
     CHECK(out.sizes() == std::vector<int>{6, 2});
     REQUIRE(out.batches.size() == 2);
@@ -163,8 +163,8 @@ TEST_CASE("a REJECT deadline on a tick of the slot wait is rejected by that tick
   // thread enters WaitForPayloadSlotAvailable: ticks at 1 s, 1.5 s, ... The wait_for of the 1 s tick
   // returns after it, so RejectTimeoutRequests (`now > timeout`) rejects request 1 there, not at 1.5 s.
   auto settings = literal(batching(8, {}, 0.0));
-  settings.dynamic_batching->default_queue_policy.default_timeout_s = 0.75;
-  triton::DynamicBatcher batcher(settings);
+  settings.model.dynamic_batching->default_queue_policy.default_timeout_s = 0.75;
+  TestBatcher batcher(settings);
   const auto out = drive(batcher, 1, 10.0, {{0.0, 1}, {0.25, 1}}, 100.0);
   REQUIRE(out.timed_out.size() == 1);
   CHECK(out.timed_out[0].second == 1);

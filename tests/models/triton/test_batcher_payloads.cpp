@@ -11,9 +11,9 @@ using namespace sonicsim::testing;
 
 namespace {
 
-triton::SchedulerSettings fixed_payloads(int max_batch_size, int instances) {
-  triton::SchedulerSettings s = batching(max_batch_size, {}, 0.0, instances);
-  s.payloads = triton::BatcherPayloads::Fixed;
+BatcherSetup fixed_payloads(int max_batch_size, int instances) {
+  BatcherSetup s = batching(max_batch_size, {}, 0.0, instances);
+  s.scheduler.payloads = triton::BatcherPayloads::Fixed;
   return s;
 }
 
@@ -26,10 +26,10 @@ TEST_CASE("issue #3624's five requests: fixed payloads batch 1, 1, 1, 2 where gr
   // another (FIFO full), 3 and 4 stay queued; at 10 ms the instance takes [1], a slot frees and the
   // batcher closes [3, 4] behind [2]: 1, 1, 1, 2, starting at 0, 10, 20 and 30 ms.
   const std::vector<Arrival> arrivals{{0.0, 1}, {1e-3, 1}, {2e-3, 1}, {3e-3, 1}, {4e-3, 1}};
-  triton::DynamicBatcher growing(batching(8, {}, 0.0));
+  TestBatcher growing(batching(8, {}, 0.0));
   CHECK(drive(growing, 1, 10e-3, arrivals, 1.0).sizes() == std::vector<int>{1, 4});
 
-  triton::DynamicBatcher fixed(fixed_payloads(8, 1));
+  TestBatcher fixed(fixed_payloads(8, 1));
   const Outcome out = drive(fixed, 1, 10e-3, arrivals, 1.0);
   REQUIRE(out.sizes() == std::vector<int>{1, 1, 1, 2});
   CHECK(out.batches[1].ids == std::vector<std::int64_t>{1});
@@ -43,7 +43,7 @@ TEST_CASE("fixed payloads: requests arriving together still form one batch") {
   // arrive at 1 ms while the instance is busy are one batch, as with growing payloads.
   std::vector<Arrival> arrivals{{0.0, 1}};
   for (int i = 0; i < 6; ++i) arrivals.push_back({1e-3, 1});
-  triton::DynamicBatcher fixed(fixed_payloads(8, 1));
+  TestBatcher fixed(fixed_payloads(8, 1));
   CHECK(drive(fixed, 1, 10e-3, arrivals, 1.0).sizes() == std::vector<int>{1, 6});
 }
 
@@ -54,11 +54,11 @@ TEST_CASE("fixed payloads with two instances: four closed batches of one wait, l
   // 2-7 all join the one waiting payload: 1, 1, 6.
   std::vector<Arrival> arrivals{{0.0, 1}, {0.5e-3, 1}};
   for (int i = 1; i <= 6; ++i) arrivals.push_back({i * 1e-3, 1});
-  triton::DynamicBatcher fixed(fixed_payloads(8, 2));
+  TestBatcher fixed(fixed_payloads(8, 2));
   const Outcome out = drive(fixed, 2, 10e-3, arrivals, 1.0);
   REQUIRE(out.sizes() == std::vector<int>{1, 1, 1, 1, 1, 1, 2});
   CHECK(out.batches[6].ids == std::vector<std::int64_t>{6, 7});
   CHECK(out.batches[6].at_s == doctest::Approx(30e-3));
-  triton::DynamicBatcher growing(batching(8, {}, 0.0, 2));
+  TestBatcher growing(batching(8, {}, 0.0, 2));
   CHECK(drive(growing, 2, 10e-3, arrivals, 1.0).sizes() == std::vector<int>{1, 1, 6});
 }

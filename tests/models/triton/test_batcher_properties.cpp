@@ -23,7 +23,7 @@ using namespace sonicsim::testing;
 namespace {
 
 struct Trace {
-  triton::SchedulerSettings settings;
+  BatcherSetup settings;
   std::vector<Arrival> arrivals;
   std::vector<double> exec_by_units;  // kernel time by batch units (index 0 unused)
 };
@@ -37,8 +37,8 @@ Trace random_trace(std::mt19937_64& rng) {
   for (int p = 1; p <= max_batch; ++p)
     if (integer(0, 3) == 0) preferred.push_back(p);
   t.settings = batching(max_batch, preferred, integer(0, 2) == 0 ? 0.0 : uniform(1e-3, 0.2), integer(1, 3));
-  t.settings.wakeup = integer(0, 1) ? triton::BatcherWakeup::Literal : triton::BatcherWakeup::Idealised;
-  triton::DynamicBatchingConfig& config = *t.settings.dynamic_batching;
+  t.settings.scheduler.wakeup = integer(0, 1) ? triton::BatcherWakeup::Literal : triton::BatcherWakeup::Idealised;
+  triton::DynamicBatchingConfig& config = *t.settings.model.dynamic_batching;
   if (integer(0, 2) == 0) {
     config.priority_levels = integer(1, 3);
     config.default_priority_level = integer(1, config.priority_levels);
@@ -69,7 +69,7 @@ Trace random_trace(std::mt19937_64& rng) {
 
 // The deadline PriorityQueue gives a request (docs/reference/triton.md §3.5), 0 if none.
 double deadline_of(const Trace& t, const Arrival& a) {
-  const triton::DynamicBatchingConfig& config = *t.settings.dynamic_batching;
+  const triton::DynamicBatchingConfig& config = *t.settings.model.dynamic_batching;
   int level = 0;
   if (config.priority_levels > 0)
     level = a.priority <= 0 || a.priority > config.priority_levels ? config.default_priority_level : a.priority;
@@ -81,13 +81,13 @@ double deadline_of(const Trace& t, const Arrival& a) {
 }
 
 int level_of(const Trace& t, const Arrival& a) {
-  const triton::DynamicBatchingConfig& config = *t.settings.dynamic_batching;
+  const triton::DynamicBatchingConfig& config = *t.settings.model.dynamic_batching;
   if (config.priority_levels == 0) return 0;
   return a.priority <= 0 || a.priority > config.priority_levels ? config.default_priority_level : a.priority;
 }
 
 bool uses_delay_policy(const Trace& t) {
-  const triton::DynamicBatchingConfig& config = *t.settings.dynamic_batching;
+  const triton::DynamicBatchingConfig& config = *t.settings.model.dynamic_batching;
   if (config.default_queue_policy.timeout_action == triton::TimeoutAction::Delay) return true;
   for (const auto& [level, policy] : config.priority_queue_policy)
     if (policy.timeout_action == triton::TimeoutAction::Delay) return true;
@@ -102,9 +102,9 @@ TEST_CASE("on random traces every request is served, timed out or refused exactl
   for (int trace = 0; trace < 3000; ++trace) {
     const Trace t = random_trace(rng);
     CAPTURE(trace);
-    triton::DynamicBatcher batcher(t.settings);
+    TestBatcher batcher(t.settings);
     const Outcome out = drive(
-        batcher, t.settings.instances, [&](int units) { return t.exec_by_units.at(units); }, t.arrivals, 1e9);
+        batcher, t.settings.scheduler.instances, [&](int units) { return t.exec_by_units.at(units); }, t.arrivals, 1e9);
 
     // Exactly once, and nothing left behind.
     std::map<std::int64_t, int> seen;
@@ -121,13 +121,13 @@ TEST_CASE("on random traces every request is served, timed out or refused exactl
     std::multiset<double> running_until;
     for (const Dispatch& d : out.batches) {
       CHECK(d.units >= 1);
-      CHECK(d.units <= std::max(1, t.settings.max_batch_size));
+      CHECK(d.units <= std::max(1, t.settings.model.max_batch_size));
       int units = 0;
       for (std::int64_t id : d.ids) units += t.arrivals[static_cast<std::size_t>(id)].units;
       CHECK(units == d.units);
       while (!running_until.empty() && *running_until.begin() <= d.at_s) running_until.erase(running_until.begin());
       running_until.insert(d.at_s + t.exec_by_units.at(d.units));
-      CHECK(static_cast<int>(running_until.size()) <= t.settings.instances);
+      CHECK(static_cast<int>(running_until.size()) <= t.settings.scheduler.instances);
       batched += d.ids.size() > 1 ? 1 : 0;
     }
 

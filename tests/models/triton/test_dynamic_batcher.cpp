@@ -19,7 +19,7 @@ std::vector<Arrival> every(double interval_s, int count, double first_s = 0.0) {
 }  // namespace
 
 TEST_CASE("scenario A: no delay, max 8, one instance, 10 ms kernels, a request per ms -> 1, 8, 8, 3") {
-  triton::DynamicBatcher batcher(batching(8, {}, 0.0));
+  TestBatcher batcher(batching(8, {}, 0.0));
   const auto out = drive(batcher, 1, 10e-3, every(1e-3, 20), 1.0);
   CHECK(out.sizes() == std::vector<int>{1, 8, 8, 3});
   // The second batch formed while the first ran and went when the instance freed up.
@@ -28,7 +28,7 @@ TEST_CASE("scenario A: no delay, max 8, one instance, 10 ms kernels, a request p
 
 TEST_CASE("scenario D: arrivals of 1, 2, 7, 1 with max 8 -> 1, 2, 8") {
   // The 2 waits as a growing payload; the 7 cannot join it and starts the next one, which the 1 fills.
-  triton::DynamicBatcher batcher(batching(8, {}, 0.0));
+  TestBatcher batcher(batching(8, {}, 0.0));
   const auto out = drive(batcher, 1, 1.0, {{0.0, 1}, {0.1, 2}, {0.2, 7}, {0.3, 1}}, 10.0);
   CHECK(out.sizes() == std::vector<int>{1, 2, 8});
 }
@@ -36,7 +36,7 @@ TEST_CASE("scenario D: arrivals of 1, 2, 7, 1 with max 8 -> 1, 2, 8") {
 TEST_CASE("a burst arriving one by one while the instance is busy fills the first preferred size") {
   // Evaluated on every arrival, the queued payload grows to the first preferred size it reaches
   // (4), is saturated, and the rest start the next one.
-  triton::DynamicBatcher batcher(batching(8, {4, 6}, 0.0));
+  TestBatcher batcher(batching(8, {4, 6}, 0.0));
   std::vector<Arrival> arrivals{{0.0, 1}};
   for (int i = 0; i < 6; ++i) arrivals.push_back({1e-3 + i * 1e-6, 1});
   CHECK(drive(batcher, 1, 0.5, arrivals, 10.0).sizes() == std::vector<int>{1, 4, 2});
@@ -45,7 +45,7 @@ TEST_CASE("a burst arriving one by one while the instance is busy fills the firs
 TEST_CASE("a burst arriving at one instant is queued whole before the batcher looks: the biggest preferred size") {
   // As above, all six at the same instant: the batcher sees them together and takes the largest
   // reachable preferred size, as in QA's preferred_batch_only_use_biggest_preferred.
-  triton::DynamicBatcher batcher(batching(8, {4, 6}, 0.0));
+  TestBatcher batcher(batching(8, {4, 6}, 0.0));
   std::vector<Arrival> arrivals{{0.0, 1}};
   for (int i = 0; i < 6; ++i) arrivals.push_back({1e-3, 1});
   CHECK(drive(batcher, 1, 0.5, arrivals, 10.0).sizes() == std::vector<int>{1, 6});
@@ -54,16 +54,16 @@ TEST_CASE("a burst arriving at one instant is queued whole before the batcher lo
 TEST_CASE("requests arriving at one instant at an idle instance form one batch, in the order they came") {
   // The issue's two jobs with a constant 10 ms CPU step, as a trace: with no delay, the batcher
   // thread runs after both are queued and takes them together, first one first.
-  triton::DynamicBatcher batcher(batching(8, {}, 0.0));
+  TestBatcher batcher(batching(8, {}, 0.0));
   const auto out = drive(batcher, 1, 1e-3, {{0.01, 1}, {0.01, 1}, {0.021, 1}, {0.021, 1}}, 1.0);
   CHECK(out.sizes() == std::vector<int>{2, 2});
   REQUIRE(out.batches.size() == 2);
   CHECK(out.batches[0].ids == std::vector<std::int64_t>{0, 1});
   CHECK(out.batches[1].ids == std::vector<std::int64_t>{2, 3});
   // Also without batching (Triton's default scheduler): two batches of one, in arrival order.
-  triton::SchedulerSettings plain;
-  plain.max_batch_size = 8;
-  triton::DynamicBatcher fifo(plain);
+  BatcherSetup plain;
+  plain.model.max_batch_size = 8;
+  TestBatcher fifo(plain);
   const auto unbatched = drive(fifo, 1, 1e-3, {{0.01, 1}, {0.01, 1}}, 1.0);
   REQUIRE(unbatched.batches.size() == 2);
   CHECK(unbatched.batches[0].ids == std::vector<std::int64_t>{0});
@@ -71,7 +71,7 @@ TEST_CASE("requests arriving at one instant at an idle instance form one batch, 
 }
 
 TEST_CASE("prefetch: at most 2 x instances formed batches wait; the rest stay queued (§13.15)") {
-  triton::DynamicBatcher batcher(batching(1, {}, 0.0));  // max_batch_size 1: one request per batch
+  TestBatcher batcher(batching(1, {}, 0.0));  // max_batch_size 1: one request per batch
   CHECK(batcher.prefetching());
   batcher.instance_idle(0.0);
   for (int i = 0; i < 6; ++i) batcher.enqueue({i, 1, 0.0}, 0.0);
@@ -84,8 +84,8 @@ TEST_CASE("prefetch: at most 2 x instances formed batches wait; the rest stay qu
 TEST_CASE("without prefetching a batch forms only when an instance is idle (§13.15)") {
   // Same load as the prefetch case, with a queue policy: nothing waits as a payload.
   auto settings = batching(8, {}, 0.0);
-  settings.dynamic_batching->default_queue_policy.max_queue_size = 100;
-  triton::DynamicBatcher batcher(std::move(settings));
+  settings.model.dynamic_batching->default_queue_policy.max_queue_size = 100;
+  TestBatcher batcher(std::move(settings));
   CHECK_FALSE(batcher.prefetching());
   const auto out = drive(batcher, 1, 10e-3, every(1e-3, 20), 1.0);
   CHECK(batcher.waiting_payloads() == 0);
@@ -99,7 +99,7 @@ TEST_CASE("instance-side merge: delay-expired payloads are coalesced when an ins
   // The first payload grows to 5 (crossing 4 saturates it), the next one gets the request at 60 ms
   // and then the prefetch cap (2 payloads for 1 instance) blocks the batcher, so the 70 ms request
   // stays queued. At 101 ms the instance takes 5 and merges the expired 1: a batch of 6.
-  triton::DynamicBatcher batcher(batching(8, {4}, 1e-3));
+  TestBatcher batcher(batching(8, {4}, 1e-3));
   std::vector<Arrival> arrivals{{0.0, 1}};  // executes from 1 ms to 101 ms
   for (const Arrival& a : every(0.01, 7, 0.01)) arrivals.push_back(a);
   const auto out = drive(batcher, 1, 0.1, arrivals, 0.25);
@@ -113,7 +113,7 @@ TEST_CASE("instance-side merge: a payload that does not fit is frozen and execut
   // second payload of 1. When the instance takes the 8 at 101 ms it looks at the 1, which cannot
   // join: frozen. A burst of eight fills a third payload, which cannot join the frozen one either,
   // so the frozen payload executes as 1 while 8 requests wait behind it.
-  triton::DynamicBatcher batcher(batching(8, {8}, 1e-3));
+  TestBatcher batcher(batching(8, {8}, 1e-3));
   std::vector<Arrival> arrivals{{0.0, 1}};
   for (const Arrival& a : every(0.005, 9, 0.01)) arrivals.push_back(a);  // 8 + 1 by 50 ms
   for (int i = 0; i < 8; ++i) arrivals.push_back({0.105, 1});
@@ -133,8 +133,8 @@ TEST_CASE("wake-up modes differ where an arrival does not notify the batcher (§
   const std::vector<Arrival> arrivals{{0.0, 6}, {1.0, 1}, {12.1, 1}};
   auto idealised = batching(8, {6}, 10.0);
   auto literal = idealised;
-  literal.wakeup = triton::BatcherWakeup::Literal;
-  triton::DynamicBatcher a(idealised), b(literal);
+  literal.scheduler.wakeup = triton::BatcherWakeup::Literal;
+  TestBatcher a(idealised), b(literal);
   const auto out_idealised = drive(a, 1, 12.2, arrivals, 100.0);
   const auto out_literal = drive(b, 1, 12.2, arrivals, 100.0);
   CHECK(out_idealised.sizes() == std::vector<int>{6, 2});
@@ -147,8 +147,8 @@ TEST_CASE("literal mode: a non-notifying arrival is picked up at the batcher's n
   // As above but the instance stays busy: the late request joins the queued payload at the poll
   // after its arrival (polls every 0.5 s from 11 s, when the batcher went idle): 12.5 s.
   auto settings = batching(8, {6}, 10.0);
-  settings.wakeup = triton::BatcherWakeup::Literal;
-  triton::DynamicBatcher batcher(settings);
+  settings.scheduler.wakeup = triton::BatcherWakeup::Literal;
+  TestBatcher batcher(settings);
   batcher.instance_idle(0.0);
   batcher.enqueue({0, 6, 0.0}, 0.0);
   batcher.decide(0.0);
@@ -175,10 +175,10 @@ TEST_CASE("literal mode: a non-notifying arrival is picked up at the batcher's n
 }
 
 TEST_CASE("default scheduler: no batching across requests, FIFO, a request's own batch kept (§13.23)") {
-  triton::SchedulerSettings settings;
-  settings.max_batch_size = 8;
-  settings.instances = 1;
-  triton::DynamicBatcher batcher(settings);
+  BatcherSetup settings;
+  settings.model.max_batch_size = 8;
+  settings.scheduler.instances = 1;
+  TestBatcher batcher(settings);
   const auto out = drive(batcher, 1, 1.0, {{0.0, 3}, {0.1, 1}, {0.2, 1}, {0.3, 5}}, 100.0);
   CHECK(out.sizes() == std::vector<int>{3, 1, 1, 5});
   CHECK(out.batches[1].at_s == doctest::Approx(1.0));

@@ -16,20 +16,20 @@ namespace {
 constexpr double kDelay = 10.0;
 constexpr double kExec = 0.1;
 
-triton::SchedulerSettings qa_model(int hold = 0) {
+BatcherSetup qa_model(int hold = 0) {
   auto s = batching(8, {2, 6}, kDelay, 4);
-  s.hold_until_queued = hold;
+  s.scheduler.hold_until_queued = hold;
   return s;
 }
 
-triton::SchedulerSettings preferred_only_model(int hold) {
+BatcherSetup preferred_only_model(int hold) {
   auto s = batching(8, {4, 6}, 0.0, 4);
-  s.hold_until_queued = hold;
+  s.scheduler.hold_until_queued = hold;
   return s;
 }
 
-Outcome run(triton::SchedulerSettings settings, const std::vector<Arrival>& arrivals) {
-  triton::DynamicBatcher batcher(std::move(settings));
+Outcome run(BatcherSetup settings, const std::vector<Arrival>& arrivals) {
+  TestBatcher batcher(std::move(settings));
   return drive(batcher, 4, kExec, arrivals, 1000.0);
 }
 
@@ -129,8 +129,8 @@ TEST_CASE("QA preferred_batch_only_use_no_preferred_size: three 1s -> {3:1}") {
 
 TEST_CASE("QA multi_batch_preserve_ordering: twelve 1s, preferred [4] -> {4:3}, queue-exit order kept") {
   auto settings = batching(8, {4}, 0.0, 4);
-  settings.dynamic_batching->preserve_ordering = true;
-  settings.hold_until_queued = 12;
+  settings.model.dynamic_batching->preserve_ordering = true;
+  settings.scheduler.hold_until_queued = 12;
   const auto out = run(settings, burst({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
   CHECK(out.sizes() == std::vector<int>{4, 4, 4});
   std::vector<std::int64_t> orders;
@@ -141,7 +141,7 @@ TEST_CASE("QA multi_batch_preserve_ordering: twelve 1s, preferred [4] -> {4:3}, 
 TEST_CASE("QA max_queue_delay_only_default: preferred defaults to [max]; two executions {1, 11}") {
   // max_batch_size 16, no preferred sizes (so [16]), delay 1 s, one instance. The first request
   // goes alone when its delay expires; eleven more arriving later wait their own delay and go together.
-  triton::DynamicBatcher batcher(batching(16, {}, 1.0));
+  TestBatcher batcher(batching(16, {}, 1.0));
   std::vector<Arrival> arrivals{{0.0, 1}};
   for (int i = 0; i < 11; ++i) arrivals.push_back({1.5, 1});
   const auto out = drive(batcher, 1, 0.1, arrivals, 100.0);
@@ -154,8 +154,8 @@ TEST_CASE(
     "QA default_queue_policy_timeout_prompt: a timed-out request is rejected within 0.5 s of its deadline while the "
     "instance is busy") {
   auto settings = batching(8, {}, 0.0, 1);
-  settings.dynamic_batching->default_queue_policy.default_timeout_s = 1.0;  // REJECT, prefetching off
-  triton::DynamicBatcher batcher(std::move(settings));
+  settings.model.dynamic_batching->default_queue_policy.default_timeout_s = 1.0;  // REJECT, prefetching off
+  TestBatcher batcher(std::move(settings));
   // The first request occupies the only instance for 10 s; the second times out at 1.1 s.
   const auto out = drive(batcher, 1, 10.0, {{0.0, 1}, {0.1, 1}}, 100.0);
   REQUIRE(out.timed_out.size() == 1);
@@ -171,8 +171,8 @@ TEST_CASE(
 
 TEST_CASE("L0_http descriptive_status_code: a full queue refuses at submit (Exceeds maximum queue size)") {
   auto settings = batching(8, {}, 0.0, 1);
-  settings.dynamic_batching->default_queue_policy.max_queue_size = 1;
-  triton::DynamicBatcher batcher(std::move(settings));
+  settings.model.dynamic_batching->default_queue_policy.max_queue_size = 1;
+  TestBatcher batcher(std::move(settings));
   // Sent one after another: one executes, one waits in the queue (no prefetching with a queue
   // limit), the third is refused.
   const auto out = drive(batcher, 1, 10.0, {{0.0, 1}, {1e-3, 1}, {2e-3, 1}}, 5.0);

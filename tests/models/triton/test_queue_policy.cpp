@@ -47,16 +47,16 @@ TEST_CASE("queue full is per priority level and counts requests, not units (§13
 
 TEST_CASE("requests already formed into a batch do not count toward max_queue_size (§13.10)") {
   auto settings = batching(8, {}, 0.0, 1);
-  settings.dynamic_batching->default_queue_policy.max_queue_size = 2;
-  triton::DynamicBatcher batcher(std::move(settings));
+  settings.model.dynamic_batching->default_queue_policy.max_queue_size = 2;
+  TestBatcher batcher(std::move(settings));
   // Sent one after another: the first goes to the instance, two wait, the fourth is refused.
   const auto out = drive(batcher, 1, 10.0, {{0.0, 1}, {1e-3, 1}, {2e-3, 1}, {3e-3, 1}}, 5.0);
   CHECK(out.refused == std::vector<std::int64_t>{3});
   // Sent at one instant, all four reach the queue before the batcher takes one: the third and
   // fourth are refused.
   auto limited = batching(8, {}, 0.0, 1);
-  limited.dynamic_batching->default_queue_policy.max_queue_size = 2;
-  triton::DynamicBatcher at_once(std::move(limited));
+  limited.model.dynamic_batching->default_queue_policy.max_queue_size = 2;
+  TestBatcher at_once(std::move(limited));
   CHECK(drive(at_once, 1, 10.0, burst({1, 1, 1, 1}), 5.0).refused == std::vector<std::int64_t>{2, 3});
 }
 
@@ -89,8 +89,8 @@ TEST_CASE("REJECT timeouts are lazy, due from the deadline's instant, and never 
 
 TEST_CASE("a timed-out request is not rejected once it is in a formed batch (§13.11)") {
   auto settings = batching(8, {}, 0.0, 1);
-  settings.dynamic_batching->default_queue_policy.default_timeout_s = 0.5;
-  triton::DynamicBatcher batcher(std::move(settings));
+  settings.model.dynamic_batching->default_queue_policy.default_timeout_s = 0.5;
+  TestBatcher batcher(std::move(settings));
   // Goes straight into a batch on the idle instance, which runs it for 10 s: it is not rejected.
   const auto out = drive(batcher, 1, 10.0, burst({1}), 20.0);
   CHECK(out.timed_out.empty());
@@ -101,8 +101,8 @@ TEST_CASE("the batcher wakes at a pending request's deadline and rejects it ther
   // Delay 10 s with a 2 s REJECT timeout: the pending batch's wait is cut to the deadline. Triton's
   // cv_.wait_for returns after it, never at it, so that one scan finds the request expired.
   auto settings = batching(8, {4}, 10.0, 1);
-  settings.dynamic_batching->default_queue_policy.default_timeout_s = 2.0;
-  triton::DynamicBatcher batcher(std::move(settings));
+  settings.model.dynamic_batching->default_queue_policy.default_timeout_s = 2.0;
+  TestBatcher batcher(std::move(settings));
   const auto out = drive(batcher, 1, 0.1, burst({1}), 100.0);
   REQUIRE(out.timed_out.size() == 1);
   CHECK(out.timed_out[0].first == 2.0);
@@ -176,10 +176,10 @@ TEST_CASE("priority levels: scanned 1, 2, ...; priority 0 or above the levels me
 
 TEST_CASE("a batch may mix priority levels, high priority first (§13.14)") {
   auto settings = batching(8, {4}, 0.0, 1);
-  settings.dynamic_batching->priority_levels = 2;
-  settings.dynamic_batching->default_priority_level = 2;
-  settings.hold_until_queued = 5;
-  triton::DynamicBatcher batcher(std::move(settings));
+  settings.model.dynamic_batching->priority_levels = 2;
+  settings.model.dynamic_batching->default_priority_level = 2;
+  settings.scheduler.hold_until_queued = 5;
+  TestBatcher batcher(std::move(settings));
   std::vector<Arrival> arrivals{{0.0, 1, 2}, {0.0, 1, 2}, {0.0, 1, 2}, {0.0, 1, 1}, {0.0, 1, 1}};
   const auto out = drive(batcher, 1, 1.0, arrivals, 10.0);
   REQUIRE(out.batches.size() == 2);
@@ -189,8 +189,8 @@ TEST_CASE("a batch may mix priority levels, high priority first (§13.14)") {
 
 TEST_CASE("priority levels turn prefetching off") {
   auto settings = batching(8, {}, 0.0, 1);
-  settings.dynamic_batching->priority_levels = 2;
-  settings.dynamic_batching->default_priority_level = 1;
-  CHECK_FALSE(triton::DynamicBatcher(settings).prefetching());
-  CHECK(triton::DynamicBatcher(batching(8, {}, 0.0, 1)).prefetching());
+  settings.model.dynamic_batching->priority_levels = 2;
+  settings.model.dynamic_batching->default_priority_level = 1;
+  CHECK_FALSE(TestBatcher(settings).prefetching());
+  CHECK(TestBatcher(batching(8, {}, 0.0, 1)).prefetching());
 }

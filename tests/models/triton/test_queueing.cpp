@@ -54,8 +54,8 @@ TEST_CASE("no batching, Poisson arrivals, constant service: mean queue wait is M
     const auto exec = [tau](int) { return tau; };
     for (const bool dynamic : {true, false}) {  // max_batch_size 1 with the batcher, and the default scheduler
       CAPTURE(dynamic);
-      triton::SchedulerSettings settings = dynamic ? batching(1, {}, 0.0) : triton::SchedulerSettings{1, {}, 1};
-      triton::DynamicBatcher batcher(settings);
+      BatcherSetup settings = dynamic ? batching(1, {}, 0.0) : default_scheduler(1);
+      TestBatcher batcher(settings);
       const auto out = drive(batcher, 1, exec, arrivals, 1e300);
       const double expected = rho * tau / (2 * (1 - rho));
       CHECK(measure(out, arrivals, exec, 10'000).wait_s == doctest::Approx(expected).epsilon(0.03));
@@ -122,7 +122,7 @@ TEST_CASE("greedy dynamic batching, tau(b) = tau0 + alpha b: mean latency is tha
     CAPTURE(rho);
     const double lambda = rho / alpha;
     const auto arrivals = poisson(lambda, 300'000, 7);
-    triton::DynamicBatcher batcher(batching(4096, {}, 0.0));
+    TestBatcher batcher(batching(4096, {}, 0.0));
     const auto out = drive(batcher, 1, exec, arrivals, 1e300);
     const double latency = measure(out, arrivals, exec, 10'000).latency_s;
     const double expected = greedy_batching_mean_latency(tau0, alpha, lambda, 800);
