@@ -23,6 +23,9 @@ struct WorkerPool {
   LinkSpec nic;
 };
 
+// The host of node `n` of a worker pool, as the platform names it and jobs.csv shows it.
+inline std::string worker_node_name(const WorkerPool& pool, int n) { return pool.name + "-" + std::to_string(n); }
+
 // Triton's protocol frontend (gRPC/HTTP handler threads): parsing a request and serialising its
 // response happen there, outside Triton's request statistics, and hold one handler thread each.
 struct FrontendSpec {
@@ -65,6 +68,9 @@ struct ServerGroup {
   KernelSharing kernel_sharing = KernelSharing::TimeSlicing;
   double kernel_interference = 0;  // s, with KernelSharing::Occupancy
 };
+
+// Server `i` of a group, as the platform names its host and the outputs name the server.
+inline std::string server_name(const ServerGroup& group, int i) { return group.name + "-" + std::to_string(i); }
 
 struct Platform {
   std::vector<WorkerPool> worker_pools;
