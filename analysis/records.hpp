@@ -56,7 +56,7 @@ enum class JobOutcome : std::uint8_t {
 struct JobRecord {
   int job = 0;
   double submit_s = 0, start_s = 0, end_s = 0;  // start_s once started, end_s once ended
-  int node = -1;                                // index into SimulationResults::worker_names
+  int node = -1;                                // index into RunHeader::worker_names
   int events = 0;                               // events completed
   JobOutcome outcome = JobOutcome::Queued;
   int attempt = 1;           // 1: the first submission; a resubmission is a new record
@@ -125,26 +125,74 @@ struct PrecisionStop {
 };
 inline constexpr double kDrainTolerance = 0.05;
 
-struct SimulationResults {
+// The facts of the scenario that the outputs need, built once from it (run_header.hpp) before the
+// run starts.
+struct RunHeader {
   std::string scenario;
   std::uint64_t seed = 0;
   double latency_quantile = 0;  // of the calibrated kernel latencies; 0: the fitted curves themselves
   DeviceNaming device_naming = DeviceNaming::Gpu;  // the scenario's: outputs name accelerators as it does
   double warmup_s = 0;
-  double end_s = 0;  // simulated time at which the run ended
   // Event flows at once: the workload's jobs (times their streams); 0 for a batch system's (not known).
   int concurrent_jobs = 0;
   std::vector<std::string> server_names, model_names, module_names;
-
-  // Batch-system workloads: every job submitted before the end, in job order (worker_cores for those
-  // only, worker_names for those and threaded jobs). A static farm: one record per job, in job order.
+  // A batch-system workload ("submit"): its jobs wait for worker cores (worker_cores, over every pool).
   bool batch_system = false;
   // Jobs with threads and streams (Workload::threaded): their per-job figures are written out.
   bool threaded = false;
   int threads = 1, streams = 1;
-  std::vector<JobRecord> jobs;
+  // The worker nodes, named for jobs.csv: a batch system's, and a static farm's with threads; else none.
   std::vector<std::string> worker_names;
-  std::int64_t worker_cores = 0;
+  std::int64_t worker_cores = 0;  // a batch system's only
+  // The scenario's prices (its "costs"), for the cost per event.
+  std::optional<std::string> currency;
+  double cpu_core_hour_price = 0, gpu_hour_price = 0;
+  bool operator==(const RunHeader&) const = default;
+};
+
+// Where requests can fail (Scenario::requests_can_fail): what failed, and what it cost.
+struct FailureCounts {
+  std::int64_t unavailable = 0, deadline_exceeded = 0, cancelled = 0;  // failed requests by cause
+  std::int64_t retried = 0, failed_over = 0;                           // failed attempts followed by another try
+  std::int64_t events_fallen_back = 0;  // events whose module ran on the CPU after a failure
+  std::int64_t jobs_failed = 0;         // job runs ended by a failure (static farm and batch system)
+  std::int64_t events_lost = 0;         // events completed by job runs that then failed
+  double cpu_lost_s = 0;                // core seconds of job runs that failed (cores held x their time)
+  std::int64_t server_failures = 0, server_restarts = 0;
+  std::int64_t requests_failed() const { return unavailable + deadline_exceeded + cancelled; }
+  bool operator==(const FailureCounts&) const = default;
+};
+
+// The saturation gate's checks of starting jobs.
+struct GateCounts {
+  std::int64_t checks = 0, refused = 0, without_metric = 0;
+  double threshold_ms = 0;         // the load metric above which the gate refuses a job
+  std::int64_t events_on_cpu = 0;  // events of jobs the gate (or the token bucket) refused
+  bool operator==(const GateCounts&) const = default;
+};
+
+// The proxy's token bucket on new connections.
+struct ConnectionLimit {
+  std::int64_t opened = 0, refused = 0;
+  std::int64_t events_on_cpu = 0;  // events of jobs the bucket (or the gate) refused
+  bool operator==(const ConnectionLimit&) const = default;
+};
+
+// Prometheus scraped the servers (a gate or an autoscaler): the farm at each scrape.
+struct Scrapes {
+  std::vector<TimeseriesRow> timeseries;  // one row per scrape
+  bool operator==(const Scrapes&) const = default;
+};
+
+// The run's records: its header, what every run has, and the sections of the features its
+// scenario uses (the way Summary groups its own).
+struct SimulationResults {
+  RunHeader header;
+  double end_s = 0;  // simulated time at which the run ended
+
+  // Batch-system workloads: every job submitted before the end, in job order. A static farm: one
+  // record per job, in job order.
+  std::vector<JobRecord> jobs;
 
   std::vector<EventRecord> events;      // completed events, in completion order
   std::vector<RequestRecord> requests;  // kept only when requests.csv is wanted
@@ -156,38 +204,18 @@ struct SimulationResults {
   std::vector<LinkRecord> links;
   std::vector<TritonModelStats> triton;  // one per (server, model it serves), in that order
 
-  // Failures: set when requests can fail (Scenario::requests_can_fail).
-  bool failures_possible = false;
-  std::int64_t requests_failed_unavailable = 0, requests_failed_deadline = 0, requests_failed_cancelled = 0;
-  std::int64_t requests_retried = 0, requests_failed_over = 0;
-  std::int64_t events_fallen_back = 0;  // events whose module ran on the CPU after a failure
-  std::int64_t jobs_failed = 0;         // job runs ended by a failure (static farm and batch system)
-  std::int64_t events_lost = 0;         // events completed by job runs that then failed
-  double cpu_lost_s = 0;                // core seconds of job runs that failed (cores held x their time)
-  std::int64_t server_failures = 0, server_restarts = 0;
-  // The saturation gate, when there is one.
-  bool gated = false;
-  std::int64_t gate_checks = 0, jobs_gated = 0, gate_checks_without_metric = 0;
-  double gate_threshold_ms = 0;              // the load metric above which the gate refuses a job
-  std::int64_t events_on_gate_fallback = 0;  // events of jobs the gate (or the token bucket) refused
-  // The proxy's token bucket on new connections, when there is one.
-  bool connection_limited = false;
-  std::int64_t connections = 0, connections_refused = 0;
-  // Prometheus scraped the servers (a gate or an autoscaler): one row per scrape.
-  bool scraped = false;
-  std::vector<TimeseriesRow> timeseries;
+  std::optional<FailureCounts> failures;            // where requests can fail
+  std::optional<GateCounts> gate;                   // where the proxy has a saturation gate
+  std::optional<ConnectionLimit> connection_limit;  // where the proxy has a token bucket on connections
+  std::optional<Scrapes> scrapes;                   // where Prometheus scraped the servers
   std::optional<AutoscalingTotals> autoscaling;
   double fixed_gpu_seconds = 0;  // GPUs of the server groups that are not autoscaled, over the run
   double job_core_seconds = 0;   // worker cores held by running jobs, over the run
   // Where the scenario asks for the upload fast path (simulation.network.fast_path): "on", or
   // "off: " and why the uploads were SimGrid transfers. Empty where it does not ask.
   std::string network_fast_path;
-  // The scenario's prices (its "costs"), for the cost per event.
-  std::optional<std::string> currency;
-  double cpu_core_hour_price = 0, gpu_hour_price = 0;
-  std::int64_t requests_failed() const {
-    return requests_failed_unavailable + requests_failed_deadline + requests_failed_cancelled;
-  }
+  // Requests that failed: none where requests cannot fail.
+  std::int64_t requests_failed() const { return failures ? failures->requests_failed() : 0; }
 
   std::int64_t requests_sent = 0, requests_completed = 0, requests_rejected = 0;
   std::int64_t requests_in_flight_at_end = 0;

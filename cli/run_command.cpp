@@ -115,7 +115,7 @@ int run_command(const std::vector<std::string>& args) {
   progress.clear();
   const Summary summary = summarize(results);
   if (!vm.count("quiet"))
-    std::cout << format_summary(summary, min_batch_events(static_cast<std::size_t>(results.concurrent_jobs)));
+    std::cout << format_summary(summary, min_batch_events(static_cast<std::size_t>(results.header.concurrent_jobs)));
   // A broken run still writes its results, but no one should plan from it unwarned.
   if (const auto unsound = unsound_reasons(summary); !unsound.empty() && !vm.count("quiet")) {
     std::cout.flush();

@@ -116,14 +116,14 @@ void JobLedger::count_job_cores(double now) {
   jobs_counted_to_s_ = now;
 }
 
-void JobLedger::finish(double end_s, SimulationResults& results) {
+void JobLedger::finish(double end_s, SimulationResults& results, FailureCounts& failures) {
   count_job_cores(end_s);
   for (std::size_t record = 0; record < threads_busy_.size(); ++record) count_busy_threads(record, end_s);
   results.jobs = std::move(jobs_);
   results.job_core_seconds = job_core_seconds_;
-  results.jobs_failed = jobs_failed_;
-  results.events_lost = events_lost_;
-  results.cpu_lost_s = cpu_lost_s_;
+  failures.jobs_failed = jobs_failed_;
+  failures.events_lost = events_lost_;
+  failures.cpu_lost_s = cpu_lost_s_;
 }
 
 }  // namespace sonicsim::sim

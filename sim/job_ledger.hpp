@@ -46,8 +46,9 @@ class JobLedger {
   std::int64_t running() const { return jobs_running_; }
   std::int64_t queued() const { return jobs_queued_; }
 
-  // Counts the core-seconds and busy threads up to `end_s` and hands the records and totals over.
-  void finish(double end_s, SimulationResults& results);
+  // Counts the core-seconds and busy threads up to `end_s` and hands the records and totals over,
+  // what failed runs lost to `failures`.
+  void finish(double end_s, SimulationResults& results, FailureCounts& failures);
 
  private:
   struct ThreadsBusy {  // a job run's threads computing now, since when

@@ -48,7 +48,7 @@ FarmPlatform build_platform(const Scenario& scenario) {
   for (std::size_t p = 0; p < spec.worker_pools.size(); ++p) {
     const WorkerPool& pool = spec.worker_pools[p];
     for (int n = 0; n < pool.nodes; ++n) {
-      const std::string name = pool.name + "-" + std::to_string(n);
+      const std::string name = worker_node_name(pool, n);
       auto* host = site->create_host(name, pool.cpu_speed * kReferenceSpeed);
       host->set_core_count(pool.cores_per_node);
       host->seal();
@@ -69,7 +69,7 @@ FarmPlatform build_platform(const Scenario& scenario) {
     const ServerGroup& group = spec.servers[g];
     for (int i = 0; i < group.count; ++i) {
       ServerNode server;
-      server.name = group.name + "-" + std::to_string(i);
+      server.name = server_name(group, i);
       server.group = static_cast<int>(g);
       server.host = datacentre->create_host(server.name, kReferenceSpeed);
       server.host->set_core_count(std::max(1, cpu_instances(scenario, group)));  // one core per CPU instance

@@ -3,23 +3,16 @@
 #include <algorithm>
 
 #include "analysis/invariants.hpp"
+#include "analysis/run_header.hpp"
 #include "models/io/limits.hpp"
 
 namespace sonicsim::sim {
 namespace sg4 = simgrid::s4u;
 
 Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : scenario_(scenario), platform_(platform) {
-  results_.scenario = scenario.name;
-  results_.seed = scenario.simulation.seed;
-  results_.latency_quantile = scenario.simulation.latency_quantile.value_or(0);
-  results_.device_naming = scenario.device_naming;
-  results_.concurrent_jobs = scenario.workload.submit ? 0 : scenario.workload.jobs * scenario.workload.streams;
-  results_.warmup_s = scenario.workload.warmup_s;
-  for (const ServerNode& s : platform.servers) {
-    results_.server_names.push_back(s.name);
-    gpu_state_.emplace_back(s.gpus.size());
-  }
-  for (const ModelSpec& m : scenario.models) results_.model_names.push_back(m.name);
+  results_.header = run_header(scenario);
+  const RunHeader& header = results_.header;
+  for (const ServerNode& s : platform.servers) gpu_state_.emplace_back(s.gpus.size());
   for (std::size_t server = 0; server < platform.servers.size(); ++server) {
     std::vector<int>& index = triton_index_.emplace_back(scenario.models.size(), -1);
     for (const std::string& name : scenario.platform.servers[platform.servers[server].group].models) {
@@ -30,29 +23,15 @@ Recorder::Recorder(const Scenario& scenario, const FarmPlatform& platform) : sce
       stats.model = model;
     }
   }
-  for (const Module& m : scenario.workload.modules)
-    results_.module_names.push_back(std::visit([](const auto& mod) { return mod.name; }, m));
-  results_.failures_possible = scenario.requests_can_fail();
-  results_.gated = scenario.platform.proxy && scenario.platform.proxy->gate;
-  if (results_.gated) results_.gate_threshold_ms = scenario.platform.proxy->gate->threshold_ms;
-  results_.connection_limited = scenario.platform.proxy && scenario.platform.proxy->connection_limit;
-  results_.threaded = scenario.workload.threaded();
-  results_.threads = scenario.workload.threads;
-  results_.streams = scenario.workload.streams;
-  results_.batch_system = scenario.workload.submit.has_value();
-  if (results_.batch_system) results_.worker_cores = scenario.total_worker_cores();
-  // A batch system's jobs and a static farm's jobs with threads name their node in jobs.csv.
-  if (results_.batch_system || results_.threaded)
-    for (const WorkerNode& w : platform.workers) results_.worker_names.push_back(w.host->get_name());
-  job_ledger_ = JobLedger(results_.threaded, results_.batch_system, scenario.workload.threads,
-                          results_.batch_system ? 0 : scenario.workload.jobs, invariant_violation_);
+  job_ledger_ = JobLedger(header.threaded, header.batch_system, header.threads,
+                          header.batch_system ? 0 : scenario.workload.jobs, invariant_violation_);
 }
 
 void Recorder::server_failed() {
-  if (results_.server_failures >= limits::kMaxServerFailures)
+  if (failures_.server_failures >= limits::kMaxServerFailures)
     stop_at_limit("the run reached " + std::to_string(limits::kMaxServerFailures) +
                   " server failures, the most sonicsim simulates");
-  ++results_.server_failures;
+  ++failures_.server_failures;
 }
 
 void Recorder::stop_at_limit(const std::string& what) {
@@ -120,9 +99,9 @@ void Recorder::request_abandoned(InFlightRequest* request, FailureCause cause) {
 
 void Recorder::count_failure(FailureCause cause) {
   switch (cause) {
-    case FailureCause::Unavailable: ++results_.requests_failed_unavailable; break;
-    case FailureCause::DeadlineExceeded: ++results_.requests_failed_deadline; break;
-    case FailureCause::Cancelled: ++results_.requests_failed_cancelled; break;
+    case FailureCause::Unavailable: ++failures_.unavailable; break;
+    case FailureCause::DeadlineExceeded: ++failures_.deadline_exceeded; break;
+    case FailureCause::Cancelled: ++failures_.cancelled; break;
     case FailureCause::None:
       if (invariant_violation_.empty())
         invariant_violation_ = invariant_broken(Invariant::FailureHasCause, "a request failed without a cause");
@@ -166,10 +145,10 @@ double Recorder::gpu_busy_s(int server, int gpu, double now) const {
 }
 
 void Recorder::timeseries_row(const TimeseriesRow& row) {
-  if (static_cast<std::int64_t>(results_.timeseries.size()) >= limits::kMaxTimeseriesRows)
+  if (static_cast<std::int64_t>(timeseries_.size()) >= limits::kMaxTimeseriesRows)
     return stop_at_limit("more than " + std::to_string(limits::kMaxTimeseriesRows) +
                          " Prometheus scrapes (time series rows); scrape less often");
-  results_.timeseries.push_back(row);
+  timeseries_.push_back(row);
 }
 
 void Recorder::kernel_started(int server, int gpu, double now) {
@@ -216,7 +195,7 @@ void Recorder::transferred(const sg4::Host* from, const sg4::Host* to, double by
 
 SimulationResults Recorder::finish(double end_s) {
   results_.end_s = end_s;
-  job_ledger_.finish(end_s, results_);
+  job_ledger_.finish(end_s, results_, failures_);
   results_.requests_in_flight_at_end = requests_in_flight();
   results_.events_incomplete = events_started_ - events_failed_ - static_cast<std::int64_t>(results_.events.size());
   for (std::size_t server = 0; server < gpu_state_.size(); ++server) {
@@ -229,7 +208,23 @@ SimulationResults Recorder::finish(double end_s) {
   }
   results_.busy_bin_s = busy_bins_.width_s();
   results_.busy_bins_s = busy_bins_.totals();
+  hand_over_sections();
   return std::move(results_);
+}
+
+void Recorder::hand_over_sections() {
+  if (scenario_.requests_can_fail()) results_.failures = failures_;
+  const std::optional<ProxySpec>& proxy = scenario_.platform.proxy;
+  if (proxy && proxy->gate) {
+    gate_.threshold_ms = proxy->gate->threshold_ms;
+    gate_.events_on_cpu = events_of_refused_jobs_;
+    results_.gate = gate_;
+  }
+  if (proxy && proxy->connection_limit) {
+    connections_.events_on_cpu = events_of_refused_jobs_;
+    results_.connection_limit = connections_;
+  }
+  if (scenario_.scraped()) results_.scrapes = Scrapes{std::move(timeseries_)};
 }
 
 }  // namespace sonicsim::sim

@@ -31,7 +31,9 @@ class Recorder {
   // instead of being kept (a perf_analyzer level streams them to its files: bounded memory).
   void stream_records(RecordSink& sink) { sink_ = &sink; }
   // The names the records refer to by index (servers, models, modules).
-  RecordedNames recorded_names() const { return {results_.server_names, results_.model_names, results_.module_names}; }
+  RecordedNames recorded_names() const {
+    return {results_.header.server_names, results_.header.model_names, results_.header.module_names};
+  }
 
   // Where requests are made and, once nothing refers to them, recycled.
   RequestPool& request_pool() { return request_pool_; }
@@ -47,29 +49,29 @@ class Recorder {
   // The client stopped waiting for the request (`cause`: its deadline passed, or its job ended): it
   // counts as failed now; the object is recycled when its answer arrives (RequestPool::recycle()).
   void request_abandoned(InFlightRequest* request, FailureCause cause);
-  void request_retried() { ++results_.requests_retried; }
-  void request_failed_over() { ++results_.requests_failed_over; }
+  void request_retried() { ++failures_.retried; }
+  void request_failed_over() { ++failures_.failed_over; }
 
   void event_started() { ++events_started_; }
   void event_finished(const EventRecord& event);
   void event_failed() { ++events_failed_; }  // its job failed during it
-  void event_fell_back() { ++results_.events_fallen_back; }
+  void event_fell_back() { ++failures_.events_fallen_back; }
 
   void server_failed();
   // The saturation gate checked a starting job: `refused`, and whether the metric had no value.
   void job_gated(bool refused, bool no_metric) {
-    ++results_.gate_checks;
-    if (refused) ++results_.jobs_gated;
-    if (no_metric) ++results_.gate_checks_without_metric;
+    ++gate_.checks;
+    if (refused) ++gate_.refused;
+    if (no_metric) ++gate_.without_metric;
   }
-  void server_restarted() { ++results_.server_restarts; }
+  void server_restarted() { ++failures_.server_restarts; }
   void connection_opened(bool refused) {
-    ++results_.connections;
-    if (refused) ++results_.connections_refused;
+    ++connections_.opened;
+    if (refused) ++connections_.refused;
   }
-  void event_gated() { ++results_.events_on_gate_fallback; }  // an event of a job the gate refused
+  void event_gated() { ++events_of_refused_jobs_; }  // an event of a job the gate (or the token bucket) refused
 
-  std::int64_t jobs_gated() const { return results_.jobs_gated; }
+  std::int64_t jobs_gated() const { return gate_.refused; }
   void timeseries_row(const TimeseriesRow& row);
 
   // Seconds GPU `gpu` of `server` has had a kernel running, up to now.
@@ -94,7 +96,7 @@ class Recorder {
 
   std::int64_t requests_in_flight() const {
     return results_.requests_sent - results_.requests_completed - results_.requests_rejected -
-           results_.requests_failed();
+           failures_.requests_failed();
   }
   // Set when the run went past one of limits.hpp's bounds on events, requests or records; the run
   // was stopped there.
@@ -121,10 +123,19 @@ class Recorder {
   void stop_at_limit(const std::string& what);
   void count_failure(FailureCause cause);
   void keep_request_record(const RequestRecord& record);
+  // The sections of the results the scenario has (records.hpp), from what the run counted.
+  void hand_over_sections();
 
   const Scenario& scenario_;
   const FarmPlatform& platform_;
   SimulationResults results_;
+  // What the sections of the results count, kept here while the run goes on; finish() hands over
+  // those the scenario has (results_ holds none until then).
+  FailureCounts failures_;
+  GateCounts gate_;
+  ConnectionLimit connections_;
+  std::int64_t events_of_refused_jobs_ = 0;
+  std::vector<TimeseriesRow> timeseries_;
   TimeBins busy_bins_;  // device busy time over the run, for the steady-state utilisation interval
   std::int64_t next_batch_id_ = 0;
   std::int64_t events_started_ = 0;

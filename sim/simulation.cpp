@@ -227,18 +227,12 @@ SimulationResults simulate(const Scenario& scenario, const ProgressObserver& obs
                          "deadlock); sonicsim does not simulate this scenario correctly, please report it");
   std::string violation = recorder.invariant_violation();
   SimulationResults results = recorder.finish(precision_stop ? end_s : sg4::Engine::get_clock());
-  results.scraped = prometheus.has_value();
   results.network_fast_path = uploads.status();
   results.precision_stop = precision_stop;
   if (autoscaler) results.autoscaling = autoscaler->totals(results.end_s);
   for (const sim::ServerNode& node : farm.servers)
     if (!scenario.platform.servers[static_cast<std::size_t>(node.group)].autoscaling)
       results.fixed_gpu_seconds += static_cast<double>(node.gpus.size()) * results.end_s;
-  if (scenario.costs) {
-    results.currency = scenario.costs->currency;
-    results.cpu_core_hour_price = scenario.costs->cpu_core_hour;
-    results.gpu_hour_price = scenario.costs->gpu_hour;
-  }
   const bool cut_short = scenario.workload.duration_s || precision_stop;
   if (violation.empty()) violation = first_invariant_violation(results, cut_short);
   if (!violation.empty())

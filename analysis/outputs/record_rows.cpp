@@ -34,7 +34,8 @@ std::vector<std::string> fields(const std::vector<std::string>& names) {
 }  // namespace
 
 RecordNames record_names(const SimulationResults& r) {
-  return {fields(r.module_names), fields(r.model_names), fields(r.server_names), r.device_naming, r.failures_possible};
+  return {fields(r.header.module_names), fields(r.header.model_names), fields(r.header.server_names),
+          r.header.device_naming, r.failures.has_value()};
 }
 
 RecordNames record_names(const RecordedNames& names, DeviceNaming device_naming, bool failures_possible) {

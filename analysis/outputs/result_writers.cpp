@@ -34,7 +34,7 @@ const char* outcome_name(JobOutcome o) {
 void write_jobs_csv(const std::string& path, const SimulationResults& r) {
   OutputFile f(path);
   f.write("job,run,submit_s,start_s,end_s,queue_wait_s,node,events,outcome,cpu_lost_s");
-  f.write(r.threaded ? ",threads,busy_thread_s,events_per_s,cpu_efficiency\n" : "\n");
+  f.write(r.header.threaded ? ",threads,busy_thread_s,events_per_s,cpu_efficiency\n" : "\n");
   for (const JobRecord& j : r.jobs) {
     f.printf("%d,%d,%.6f,", j.job, j.attempt, j.submit_s);
     const bool ended =
@@ -44,11 +44,12 @@ void write_jobs_csv(const std::string& path, const SimulationResults& r) {
     } else {
       f.printf("%.6f,", j.start_s);
       if (ended) f.printf("%.6f", j.end_s);
-      f.printf(",%.6f,%s", j.start_s - j.submit_s, csv_field(r.worker_names[static_cast<std::size_t>(j.node)]).c_str());
+      f.printf(",%.6f,%s", j.start_s - j.submit_s,
+               csv_field(r.header.worker_names[static_cast<std::size_t>(j.node)]).c_str());
     }
     const bool lost = j.outcome == JobOutcome::Failed || j.outcome == JobOutcome::Resubmitted;
     f.printf(",%d,%s,%.6f", j.events, outcome_name(j.outcome), lost ? (j.end_s - j.start_s) * j.threads : 0.0);
-    if (!r.threaded) {
+    if (!r.header.threaded) {
       f.write("\n");
     } else if (j.outcome == JobOutcome::Queued) {
       f.printf(",%d,,,\n", j.threads);
@@ -66,13 +67,13 @@ void write_events_csv(const std::string& path, const SimulationResults& r) {
   f.write(
       "job,event,start_s,end_s,time_s,cpu_s,preprocess_s,cpu_fallback_s,inference_s,network_s,frontend_s,"
       "queue_s,");
-  f.printf("%s_s,requests,rejected_requests", device_words(r.device_naming).key);
-  f.write(r.threaded ? ",stream,thread_wait_s\n" : "\n");
+  f.printf("%s_s,requests,rejected_requests", device_words(r.header.device_naming).key);
+  f.write(r.header.threaded ? ",stream,thread_wait_s\n" : "\n");
   for (const EventRecord& e : r.events) {
     f.printf("%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d", e.job, e.event, e.start_s, e.end_s,
              e.time_s(), e.cpu_s, e.preprocess_s, e.fallback_s, e.inference_s, e.network_s, e.frontend_s, e.queue_s,
              e.gpu_s, e.requests, e.rejected_requests);
-    if (r.threaded)
+    if (r.header.threaded)
       f.printf(",%d,%.6f\n", e.stream, e.thread_wait_s);
     else
       f.write("\n");
@@ -102,12 +103,12 @@ void write_timeseries_csv(const std::string& path, const SimulationResults& r) {
   f.printf(
       "time_s,pending,starting,ready,draining,desired,metric,requests_per_s,queue_ms,%s_utilization,"
       "jobs_running,jobs_queued,jobs_gated\n",
-      device_words(r.device_naming).key);
+      device_words(r.header.device_naming).key);
   auto field = [&f](const std::optional<double>& x) {
     if (x) f.printf("%.6g", *x);
     f.write(",");
   };
-  for (const TimeseriesRow& row : r.timeseries) {
+  for (const TimeseriesRow& row : r.scrapes->timeseries) {
     f.printf("%.3f,%d,%d,%d,%d,%d,", row.t_s, row.pending, row.starting, row.ready, row.draining, row.desired);
     field(row.metric);
     field(row.requests_per_s);
@@ -129,11 +130,12 @@ void write_results(const std::string& directory, const SimulationResults& result
   if (outputs.events) write_events_csv((dir / "events.csv").string(), results);
   if (outputs.requests) write_requests_csv((dir / "requests.csv").string(), results);
   if (outputs.batches) write_batches_csv((dir / "batches.csv").string(), results);
-  if (outputs.jobs && (results.batch_system || results.threaded)) write_jobs_csv((dir / "jobs.csv").string(), results);
-  if (outputs.timeseries && results.scraped) write_timeseries_csv((dir / "timeseries.csv").string(), results);
+  if (outputs.jobs && (results.header.batch_system || results.header.threaded))
+    write_jobs_csv((dir / "jobs.csv").string(), results);
+  if (outputs.timeseries && results.scrapes) write_timeseries_csv((dir / "timeseries.csv").string(), results);
   if (outputs.metrics) {
-    for (std::size_t server = 0; server < results.server_names.size(); ++server) {
-      const auto path = dir / ("metrics-" + results.server_names[server] + ".prom");
+    for (std::size_t server = 0; server < results.header.server_names.size(); ++server) {
+      const auto path = dir / ("metrics-" + results.header.server_names[server] + ".prom");
       write_file(path.string(), triton_prometheus_text(results, summary, static_cast<int>(server)));
     }
   }

@@ -47,10 +47,10 @@ SteadyState steady_state(const SimulationResults& r) {
   const std::optional<CycleStop> cycles = r.precision_stop ? r.precision_stop->cycles : std::nullopt;
   // The estimate covers what the stopping rule's checks did: the workload at its load, or a dynamic
   // farm's whole load cycles.
-  const double start_s = estimate_start_s(r.warmup_s, r.precision_stop);
+  const double start_s = estimate_start_s(r.header.warmup_s, r.precision_stop);
   s.event_time = cycles ? cycle_event_time(r.events, start_s, cycles->cycle_s,
                                            std::min(r.end_s, cycles->repeats_until_s.value_or(r.end_s)))
-                        : steady_event_time(r.events, start_s, static_cast<std::size_t>(r.concurrent_jobs));
+                        : steady_event_time(r.events, start_s, static_cast<std::size_t>(r.header.concurrent_jobs));
   const double from = s.event_time.warmup_end_s;
   // Equal windows of the time after the cut: 20, or the cycles kept.
   const std::size_t windows = cycles && s.event_time.mean_s ? s.event_time.mean_s->batches : stats::kBatches;

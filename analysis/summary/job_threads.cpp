@@ -16,8 +16,8 @@ JobRates job_rates(const JobRecord& job, double run_end_s) {
 
 JobThreadsSummary summarize_job_threads(const SimulationResults& r) {
   JobThreadsSummary s;
-  s.threads = r.threads;
-  s.streams = r.streams;
+  s.threads = r.header.threads;
+  s.streams = r.header.streams;
   double busy_s = 0, core_s = 0;
   for (const JobRecord& job : r.jobs) {
     if (job.outcome == JobOutcome::Queued) continue;
@@ -39,7 +39,7 @@ JobThreadsSummary summarize_job_threads(const SimulationResults& r) {
   if (core_s > 0) s.cpu_efficiency = busy_s / core_s;
   std::int64_t counted = 0;
   for (const EventRecord& e : r.events) {
-    if (e.start_s < r.warmup_s) continue;
+    if (e.start_s < r.header.warmup_s) continue;
     ++counted;
     s.thread_wait_mean_s += e.thread_wait_s;
   }

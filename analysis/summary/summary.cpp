@@ -40,8 +40,8 @@ JobsSummary summarize_jobs(const SimulationResults& r) {
   for (const auto& [when, change] : changes) s.peak_running = std::max(s.peak_running, running += change);
   const stats::Description w = stats::describe(waits);
   s.queue_wait_s = {w.mean, w.p50, w.p90, w.p99, w.max};
-  if (r.end_s > 0 && r.worker_cores > 0)
-    s.slot_occupancy = core_seconds / (static_cast<double>(r.worker_cores) * r.end_s);
+  if (r.end_s > 0 && r.header.worker_cores > 0)
+    s.slot_occupancy = core_seconds / (static_cast<double>(r.header.worker_cores) * r.end_s);
   return s;
 }
 
@@ -53,9 +53,9 @@ UsageSummary summarize_usage(const SimulationResults& r) {
   // Over every completed event, warm-up included: what the hours bought.
   const double events = static_cast<double>(r.events.size());
   if (!r.events.empty()) u.gpu_hours_per_1000_events = 1000 * u.gpu_hours / events;
-  u.currency = r.currency;
-  if (r.currency && !r.events.empty())
-    u.cost_per_event = (u.gpu_hours * r.gpu_hour_price + u.core_hours * r.cpu_core_hour_price) / events;
+  u.currency = r.header.currency;
+  if (r.header.currency && !r.events.empty())
+    u.cost_per_event = (u.gpu_hours * r.header.gpu_hour_price + u.core_hours * r.header.cpu_core_hour_price) / events;
   return u;
 }
 
@@ -99,17 +99,17 @@ SteadySummary summarize_steady_state(const SteadyState& s) {
 
 Summary summarize(const SimulationResults& r) {
   Summary s;
-  s.scenario = r.scenario;
-  s.seed = r.seed;
-  if (r.latency_quantile > 0) s.latency_quantile = r.latency_quantile;
+  s.scenario = r.header.scenario;
+  s.seed = r.header.seed;
+  if (r.header.latency_quantile > 0) s.latency_quantile = r.header.latency_quantile;
   if (!r.network_fast_path.empty()) s.network = NetworkSummary{r.network_fast_path};
-  s.device_naming = r.device_naming;
+  s.device_naming = r.header.device_naming;
   s.simulated_s = r.end_s;
-  s.warmup_s = r.warmup_s;
+  s.warmup_s = r.header.warmup_s;
 
   std::vector<double> times;
   for (const EventRecord& e : r.events) {
-    if (e.start_s < r.warmup_s) continue;
+    if (e.start_s < r.header.warmup_s) continue;
     times.push_back(e.time_s());
     s.breakdown.cpu_s += e.cpu_s;
     s.breakdown.preprocess_s += e.preprocess_s;
@@ -129,7 +129,7 @@ Summary summarize(const SimulationResults& r) {
                       &s.breakdown.network_s, &s.breakdown.frontend_s, &s.breakdown.queue_s, &s.breakdown.gpu_s})
       *x /= n;
   }
-  const double window = r.end_s - r.warmup_s;
+  const double window = r.end_s - r.header.warmup_s;
   if (window > 0) {
     s.events_per_s = static_cast<double>(times.size()) / window;
     s.requests_per_s = static_cast<double>(r.requests_completed) / r.end_s;
@@ -142,7 +142,7 @@ Summary summarize(const SimulationResults& r) {
 
   for (const GpuRecord& g : r.gpus) {
     const double u = r.end_s > 0 ? g.busy_s / r.end_s : 0;
-    s.gpus.push_back({r.server_names[g.server], g.gpu, u});
+    s.gpus.push_back({r.header.server_names[g.server], g.gpu, u});
     s.gpu_utilization += u;
   }
   if (!s.gpus.empty()) s.gpu_utilization /= static_cast<double>(s.gpus.size());
@@ -165,33 +165,24 @@ Summary summarize(const SimulationResults& r) {
   s.triton = triton_statistics(r);
   s.batches = r.batches_executed;
   s.mean_batch_items = r.batches_executed ? static_cast<double>(r.batch_units_executed) / r.batches_executed : 0;
-  if (r.batch_system) s.jobs = summarize_jobs(r);
-  if (r.threaded) s.job_threads = summarize_job_threads(r);
-  if (r.failures_possible)
-    s.failures = FailureSummary{r.server_failures,
-                                r.server_restarts,
-                                r.requests_failed_unavailable,
-                                r.requests_failed_deadline,
-                                r.requests_failed_cancelled,
-                                r.requests_retried,
-                                r.requests_failed_over,
-                                r.events_fallen_back,
-                                r.jobs_failed,
-                                r.events_lost,
-                                r.cpu_lost_s};
-  if (r.gated)
-    s.gate = GateSummary{r.gate_checks, r.jobs_gated, r.gate_checks_without_metric, r.events_on_gate_fallback,
-                         r.gate_threshold_ms};
-  if (r.scraped) s.usage = summarize_usage(r);
-  if (r.scraped && r.autoscaling) {
+  if (r.header.batch_system) s.jobs = summarize_jobs(r);
+  if (r.header.threaded) s.job_threads = summarize_job_threads(r);
+  if (const std::optional<FailureCounts>& f = r.failures)
+    s.failures = FailureSummary{f->server_failures, f->server_restarts, f->unavailable, f->deadline_exceeded,
+                                f->cancelled,       f->retried,         f->failed_over, f->events_fallen_back,
+                                f->jobs_failed,     f->events_lost,     f->cpu_lost_s};
+  if (const std::optional<GateCounts>& g = r.gate)
+    s.gate = GateSummary{g->checks, g->refused, g->without_metric, g->events_on_cpu, g->threshold_ms};
+  if (r.scrapes) s.usage = summarize_usage(r);
+  if (r.scrapes && r.autoscaling) {
     s.autoscaling = summarize_autoscaling(*r.autoscaling, r.end_s);
     double busy_s = 0;
     for (const GpuRecord& g : r.gpus) busy_s += g.busy_s;
     const double in_service_s = r.autoscaling->serving_gpu_seconds + r.fixed_gpu_seconds;
     if (in_service_s > 0) s.autoscaling->gpu_utilization_in_service = busy_s / in_service_s;
   }
-  if (r.connection_limited)
-    s.connections = ConnectionSummary{r.connections, r.connections_refused, r.events_on_gate_fallback};
+  if (const std::optional<ConnectionLimit>& c = r.connection_limit)
+    s.connections = ConnectionSummary{c->opened, c->refused, c->events_on_cpu};
   return s;
 }
 

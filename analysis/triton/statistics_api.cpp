@@ -25,11 +25,11 @@ TritonModelStatistics model_statistics(const TritonModelStats& m, const std::str
 
 std::vector<TritonServerStatistics> triton_statistics(const SimulationResults& r) {
   std::vector<TritonServerStatistics> servers;
-  for (std::size_t server = 0; server < r.server_names.size(); ++server) {
+  for (std::size_t server = 0; server < r.header.server_names.size(); ++server) {
     TritonServerStatistics& s = servers.emplace_back();
-    s.server = r.server_names[server];
+    s.server = r.header.server_names[server];
     for (const TritonModelStats& m : r.triton)
-      if (m.server == static_cast<int>(server)) s.models.push_back(model_statistics(m, r.model_names[m.model]));
+      if (m.server == static_cast<int>(server)) s.models.push_back(model_statistics(m, r.header.model_names[m.model]));
   }
   return servers;
 }

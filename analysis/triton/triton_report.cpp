@@ -51,12 +51,12 @@ std::string simulated_gpu_uuid(const std::string& server, int gpu) {
 }
 
 std::string triton_prometheus_text(const SimulationResults& r, const Summary& s, int server) {
-  const std::string& name = r.server_names[server];
+  const std::string& name = r.header.server_names[server];
   std::vector<const TritonModelStats*> models;
   for (const TritonModelStats& m : r.triton)
     if (m.server == server) models.push_back(&m);
   auto model_labels = [&](const TritonModelStats& m) {
-    return "model=\"" + label_value(r.model_names[m.model]) + "\",version=\"1\"";
+    return "model=\"" + label_value(r.header.model_names[m.model]) + "\",version=\"1\"";
   };
   auto series_labels = [&](const TritonModelStats& m, int gpu) {
     std::string labels = model_labels(m);

@@ -141,7 +141,7 @@ int run_with_unknowns(const std::string& path, const Overrides& overrides, const
     Summary summary = summarize(results);
     summary.declared_unknowns = report;
     if (!options.quiet)
-      std::cout << format_summary(summary, min_batch_events(static_cast<std::size_t>(results.concurrent_jobs)));
+      std::cout << format_summary(summary, min_batch_events(static_cast<std::size_t>(results.header.concurrent_jobs)));
     if (!options.output.empty()) write_results(options.output, results, summary, nominal.simulation.outputs);
   }
   if (!options.quiet) std::cout << '\n' << format_unknowns(report);

@@ -39,7 +39,7 @@ SimulatedSide simulate_side(const std::string& path, const Overrides& overrides)
     progress.clear();
     json events = json::array();
     for (const EventRecord& e : results.events)
-      if (e.start_s >= results.warmup_s) events.push_back({e.job, e.start_s, e.end_s});
+      if (e.start_s >= results.header.warmup_s) events.push_back({e.job, e.start_s, e.end_s});
     const Summary summary = summarize(results);
     double success = 0, inferences = 0, executions = 0, queue_ns = 0;
     for (const TritonServerStatistics& server : summary.triton)
@@ -50,9 +50,10 @@ SimulatedSide simulate_side(const std::string& path, const Overrides& overrides)
         queue_ns += static_cast<double>(t.queue.ns);
       }
     json timeseries = json::array();
-    for (const TimeseriesRow& r : results.timeseries)
-      timeseries.push_back({r.t_s, r.ready, optional_json(r.metric), optional_json(r.requests_per_s),
-                            optional_json(r.queue_ms), optional_json(r.gpu_utilization), r.jobs_running});
+    if (results.scrapes)
+      for (const TimeseriesRow& r : results.scrapes->timeseries)
+        timeseries.push_back({r.t_s, r.ready, optional_json(r.metric), optional_json(r.requests_per_s),
+                              optional_json(r.queue_ms), optional_json(r.gpu_utilization), r.jobs_running});
     return json{{"events", events},
                 {"timeseries", timeseries},
                 {"job_throughputs", validation::job_throughputs(results.jobs)},

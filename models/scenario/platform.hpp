@@ -24,6 +24,9 @@ struct WorkerPool {
   LinkSpec nic;
 };
 
+// The host of node `n` of a worker pool, as the platform names it and jobs.csv shows it.
+inline std::string worker_node_name(const WorkerPool& pool, int n) { return pool.name + "-" + std::to_string(n); }
+
 // When the servers of a group fail and come back. A failing server loses its queue and the batches
 // it is running; it answers nothing until it restarts, empty, after its repair time.
 struct ServerFailures {
@@ -53,6 +56,9 @@ struct ServerGroup {
   KernelSharing kernel_sharing = KernelSharing::TimeSlicing;
   double kernel_interference = 0;  // s, with KernelSharing::Occupancy
 };
+
+// Server `i` of a group, as the platform names its host and the outputs name the server.
+inline std::string server_name(const ServerGroup& group, int i) { return group.name + "-" + std::to_string(i); }
 
 struct Platform {
   std::vector<WorkerPool> worker_pools;

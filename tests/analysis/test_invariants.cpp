@@ -50,6 +50,19 @@ TEST_CASE("INV-1: requests are conserved: sent = completed + rejected + failed +
   CHECK(first_invariant_violation(r, false).find("requests sent (2)") != std::string::npos);
 }
 
+TEST_CASE("INV-1 counts the failures section's failed requests; a run without the section has none") {
+  SimulationResults r = consistent();  // 1 completed request
+  r.requests_sent = 1 + 2 + 3 + 1;
+  CHECK(starts_with(first_invariant_violation(r, false), "INV-1 ("));  // no section: 6 requests unaccounted for
+  r.failures = FailureCounts{};
+  r.failures->unavailable = 2;
+  r.failures->cancelled = 3;
+  r.failures->retried = 1;  // an attempt tried again is no request of its own: 1 request still unaccounted for
+  CHECK(starts_with(first_invariant_violation(r, false), "INV-1 ("));
+  r.failures->deadline_exceeded = 1;
+  CHECK(first_invariant_violation(r, false).empty());
+}
+
 TEST_CASE("INV-2: a run that ends with its jobs leaves nothing in flight; a duration-limited one may") {
   SimulationResults r = consistent();
   r.requests_sent = 2;

@@ -41,9 +41,9 @@ json autoscaled_farm(const std::string& duration) {
 json& autoscaling(json& d) { return d["platform"]["servers"][0]["autoscaling"]; }
 
 const TimeseriesRow& row_at(const SimulationResults& r, double t_s) {
-  const auto it = std::find_if(r.timeseries.begin(), r.timeseries.end(),
+  const auto it = std::find_if(r.scrapes.value().timeseries.begin(), r.scrapes.value().timeseries.end(),
                                [t_s](const TimeseriesRow& row) { return std::abs(row.t_s - t_s) < 1e-9; });
-  REQUIRE(it != r.timeseries.end());
+  REQUIRE(it != r.scrapes.value().timeseries.end());
   return *it;
 }
 
@@ -187,7 +187,7 @@ TEST_CASE("SIGTERM at once: the pod finishes what it holds, refuses what still c
     CHECK(q.responded_s < 15.05);
   }
   CHECK(completed_after_sigterm == 4);
-  CHECK(r.requests_failed() == r.requests_failed_unavailable);
+  CHECK(r.requests_failed() == r.failures.value().unavailable);
 }
 
 TEST_CASE("scale-down past the grace period: what the pod still holds fails, and is counted") {
@@ -218,7 +218,7 @@ TEST_CASE("scale-down past the grace period: what the pod still holds fails, and
   }
   CHECK(completed_on_1_after_kill == 0);
   CHECK(failed_on_1 == r.requests_failed());
-  CHECK(r.requests_failed() == r.requests_failed_unavailable);
+  CHECK(r.requests_failed() == r.failures.value().unavailable);
   CHECK(r.requests_failed() >= r.autoscaling->requests_killed + r.autoscaling->requests_refused_draining);
 }
 

@@ -113,5 +113,5 @@ TEST_CASE("the batch system resubmits a failed job up to `resubmit` times") {
     CHECK(j.start_s == doctest::Approx(0.010 * run).epsilon(1e-6));
     CHECK(j.end_s - j.start_s == doctest::Approx(0.010).epsilon(1e-4));
   }
-  CHECK(r.jobs_failed == 3);
+  CHECK(r.failures.value().jobs_failed == 3);
 }

@@ -22,7 +22,7 @@ SimulationResults simulate_repaired(int events_per_job, const std::string& repai
   ml_module(d)["on_failure"] = "fallback";
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   check_conservation(r);
-  CHECK(r.server_restarts == 1);
+  CHECK(r.failures.value().server_restarts == 1);
   return r;
 }
 
@@ -32,12 +32,12 @@ TEST_CASE("a failing server fails each request it holds once; fail_job ends thos
   const SimulationResults r = test::simulate_isolated(test::parse(failure_farm(100, "per_job")));
   check_conservation(r);
   // Job 0's request on the GPU at T, and job 2's sent to the dead server: one each, UNAVAILABLE.
-  CHECK(r.requests_failed_unavailable == 2);
+  CHECK(r.failures.value().unavailable == 2);
   CHECK(r.requests_failed() == 2);
-  CHECK(r.jobs_failed == 2);
-  CHECK(r.events_lost == 2 * kEventsBefore);
+  CHECK(r.failures.value().jobs_failed == 2);
+  CHECK(r.failures.value().events_lost == 2 * kEventsBefore);
   // Job 0 fails at T, job 2 at 506 ms (its send; the refusal comes back in nanoseconds).
-  CHECK(r.cpu_lost_s == doctest::Approx(kFailAt + 0.506).epsilon(1e-6));
+  CHECK(r.failures.value().cpu_lost_s == doctest::Approx(kFailAt + 0.506).epsilon(1e-6));
   std::int64_t failed_on_s0 = 0;
   for (const RequestRecord& q : r.requests)
     if (q.status == RequestStatus::Failed) {
@@ -53,8 +53,8 @@ TEST_CASE("a failing server fails each request it holds once; fail_job ends thos
   // killed at T. A kernel left running would count until 506 ms. (The network's nanoseconds shift
   // the kernels by about 2 us over the 46 periods.)
   CHECK(r.gpus[0].busy_s == doctest::Approx(2 * kEventsBefore * 0.001 + 0.0005).epsilon(1e-4));
-  CHECK(r.server_failures == 1);
-  CHECK(r.server_restarts == 0);
+  CHECK(r.failures.value().server_failures == 1);
+  CHECK(r.failures.value().server_restarts == 0);
 }
 
 TEST_CASE("a failing server fails the requests its frontend threads hold, parsing or waiting, once each") {
@@ -80,8 +80,8 @@ TEST_CASE("a failing server fails the requests its frontend threads hold, parsin
   }
   CHECK(failed_jobs == std::set<int>{0, 2});
   CHECK(r.requests_failed() == 2);
-  CHECK(r.requests_failed_unavailable == 2);
-  CHECK(r.jobs_failed == 2);
+  CHECK(r.failures.value().unavailable == 2);
+  CHECK(r.failures.value().jobs_failed == 2);
 }
 
 TEST_CASE("fallback completes every event on the CPU; allowed_tries retries on the same server") {
@@ -91,11 +91,11 @@ TEST_CASE("fallback completes every event on the CPU; allowed_tries retries on t
     const SimulationResults r = test::simulate_isolated(test::parse(d));
     check_conservation(r);
     CHECK(r.events.size() == 400);
-    CHECK(r.jobs_failed == 0);
+    CHECK(r.failures.value().jobs_failed == 0);
     // Every event of jobs 0 and 2 from their event 45 on fails once and falls back.
     const std::int64_t failing_events = 2 * (100 - kEventsBefore);
-    CHECK(r.requests_failed_unavailable == failing_events);
-    CHECK(r.events_fallen_back == failing_events);
+    CHECK(r.failures.value().unavailable == failing_events);
+    CHECK(r.failures.value().events_fallen_back == failing_events);
     CHECK(r.requests_completed == 400 - failing_events);
     // Job 0: its event 45 fails at T and falls back for 5 ms; each of its 54 later events takes
     // 10 ms of CPU, an instant refusal and 5 ms of fallback.
@@ -106,9 +106,9 @@ TEST_CASE("fallback completes every event on the CPU; allowed_tries retries on t
     const SimulationResults r = test::simulate_isolated(test::parse(d));
     check_conservation(r);
     const std::int64_t failing_events = 2 * (100 - kEventsBefore);
-    CHECK(r.requests_failed_unavailable == 3 * failing_events);
-    CHECK(r.requests_retried == 2 * failing_events);
-    CHECK(r.events_fallen_back == failing_events);
+    CHECK(r.failures.value().unavailable == 3 * failing_events);
+    CHECK(r.failures.value().retried == 2 * failing_events);
+    CHECK(r.failures.value().events_fallen_back == failing_events);
     for (const RequestRecord& q : r.requests)
       if (q.status == RequestStatus::Failed) CHECK(q.retried == (q.attempt < 3));
   }
@@ -121,8 +121,8 @@ TEST_CASE("fallback for the rest of the job stops sending after the first failur
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   check_conservation(r);
   CHECK(r.events.size() == 400);
-  CHECK(r.requests_failed_unavailable == 2);  // event 45 of jobs 0 and 2; then the CPU only
-  CHECK(r.events_fallen_back == 2);
+  CHECK(r.failures.value().unavailable == 2);  // event 45 of jobs 0 and 2; then the CPU only
+  CHECK(r.failures.value().events_fallen_back == 2);
   CHECK(r.requests_sent == 2 * 100 + 2 * (kEventsBefore + 1));
   // Same timeline as falling back event by event: the refusals took no time.
   CHECK(last_event_end(r, 0) == doctest::Approx(kFailAt + 0.005 + 54 * 0.015).epsilon(1e-6));
@@ -139,10 +139,10 @@ TEST_CASE("a failing job cancels the requests it still waits for") {
   ml_module(d)["in_flight"] = 2;
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   check_conservation(r);
-  CHECK(r.requests_failed_unavailable == 1);
-  CHECK(r.requests_failed_cancelled == 1);
-  CHECK(r.jobs_failed == 1);
-  CHECK(r.events_lost == kEventsBefore);
+  CHECK(r.failures.value().unavailable == 1);
+  CHECK(r.failures.value().cancelled == 1);
+  CHECK(r.failures.value().jobs_failed == 1);
+  CHECK(r.failures.value().events_lost == kEventsBefore);
   for (const RequestRecord& q : r.requests)
     if (q.failure == FailureCause::Cancelled) {
       CHECK(q.server == 1);
@@ -157,9 +157,9 @@ TEST_CASE("failover moves the load of the dead server to the survivor") {
   check_conservation(r);
   const std::int64_t failing_events = 2 * (100 - kEventsBefore);
   CHECK(r.events.size() == 400);
-  CHECK(r.jobs_failed == 0);
-  CHECK(r.requests_failed_unavailable == failing_events);  // the first try of each, on s0
-  CHECK(r.requests_failed_over == failing_events);
+  CHECK(r.failures.value().jobs_failed == 0);
+  CHECK(r.failures.value().unavailable == failing_events);  // the first try of each, on s0
+  CHECK(r.failures.value().failed_over == failing_events);
   CHECK(count_requests(r, RequestStatus::Completed, 0) == 2 * kEventsBefore);
   CHECK(count_requests(r, RequestStatus::Completed, 1) == 200 + failing_events);
 }
@@ -216,7 +216,7 @@ TEST_CASE("with no ready server left, requests fail at once without leaving the 
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   check_conservation(r);
   CHECK(r.events.size() == 400);
-  CHECK(r.requests_failed_unavailable == r.events_fallen_back);
+  CHECK(r.failures.value().unavailable == r.failures.value().events_fallen_back);
   std::int64_t unsent = 0;
   for (const RequestRecord& q : r.requests)
     if (q.status == RequestStatus::Failed && q.server < 0) {
@@ -224,7 +224,7 @@ TEST_CASE("with no ready server left, requests fail at once without leaving the 
       CHECK(q.received_s == q.sent_s);
     }
   CHECK(unsent > 0);
-  CHECK(unsent <= r.requests_failed_unavailable - 1);  // at least the request s0 held at T reached it
+  CHECK(unsent <= r.failures.value().unavailable - 1);  // at least the request s0 held at T reached it
 }
 
 TEST_CASE("a client deadline fails a request that is not answered in time") {
@@ -237,12 +237,12 @@ TEST_CASE("a client deadline fails a request that is not answered in time") {
   ml_module(d)["client_timeout"] = "300ms";
   ml_module(d)["allowed_tries"] = 2;
   const SimulationResults r = test::simulate_isolated(test::parse(d));
-  CHECK(r.requests_failed_deadline == 2);
-  CHECK(r.requests_retried == 1);
-  CHECK(r.jobs_failed == 1);
+  CHECK(r.failures.value().deadline_exceeded == 2);
+  CHECK(r.failures.value().retried == 1);
+  CHECK(r.failures.value().jobs_failed == 1);
   CHECK(r.events.empty());
   CHECK(r.requests_sent == 2);
   // The job ends at 10 ms + 2 x 300 ms; its two requests were abandoned, not answered.
-  CHECK(r.cpu_lost_s == doctest::Approx(0.010 + 0.6).epsilon(1e-6));
+  CHECK(r.failures.value().cpu_lost_s == doctest::Approx(0.010 + 0.6).epsilon(1e-6));
   CHECK(r.requests_in_flight_at_end == 0);
 }

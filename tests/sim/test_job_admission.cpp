@@ -35,17 +35,17 @@ TEST_CASE("the saturation gate refuses jobs that start while the load metric is 
   };
   {
     const SimulationResults r = gated_farm("5.1s", 50);
-    CHECK(r.gate_checks == 4);
-    CHECK(r.gate_checks_without_metric == 2);
-    CHECK(r.jobs_gated == 2);
+    CHECK(r.gate.value().checks == 4);
+    CHECK(r.gate.value().without_metric == 2);
+    CHECK(r.gate.value().refused == 2);
     CHECK(requests_of_late_jobs(r) == 0);
     CHECK(r.events.size() == 400);  // the refused jobs run every event on their CPU
   }
-  CHECK(gated_farm("5.1s", 97).jobs_gated == 2);
-  CHECK(gated_farm("5.1s", 99).jobs_gated == 0);
+  CHECK(gated_farm("5.1s", 97).gate.value().refused == 2);
+  CHECK(gated_farm("5.1s", 99).gate.value().refused == 0);
   const SimulationResults early = gated_farm("4.9s", 50);  // no value yet at 4.9 s
-  CHECK(early.jobs_gated == 0);
-  CHECK(early.gate_checks_without_metric == 4);
+  CHECK(early.gate.value().refused == 0);
+  CHECK(early.gate.value().without_metric == 4);
   CHECK(requests_of_late_jobs(early) > 0);
 }
 
@@ -61,9 +61,9 @@ TEST_CASE("the proxy's token bucket refuses connections beyond its tokens: those
   d["platform"]["proxy"] = {{"nic", {{"bandwidth", "100Gbps"}, {"latency", "1ns"}}},
                             {"connection_limit", {{"max_tokens", 2}, {"tokens_per_fill", 1}, {"fill_interval", "8s"}}}};
   const SimulationResults r = test::simulate_isolated(test::parse(d));
-  CHECK(r.connections == 6);
-  CHECK(r.connections_refused == 3);
-  CHECK(r.events_on_gate_fallback == 300);
+  CHECK(r.connection_limit.value().opened == 6);
+  CHECK(r.connection_limit.value().refused == 3);
+  CHECK(r.connection_limit.value().events_on_cpu == 300);
   // Jobs 4 and 5 start at the same instant; which of them takes the token is SimGrid's order.
   std::set<int> connected;
   for (const RequestRecord& q : r.requests) connected.insert(q.job);

@@ -44,7 +44,7 @@ json balancing_farm(int jobs, int events_per_job, const std::string& think, cons
 }
 
 std::vector<double> request_shares(const SimulationResults& r) {
-  std::vector<double> counts(r.server_names.size(), 0.0);
+  std::vector<double> counts(r.header.server_names.size(), 0.0);
   for (const RequestRecord& q : r.requests) ++counts.at(static_cast<std::size_t>(q.server));
   for (double& c : counts) c /= static_cast<double>(r.requests.size());
   return counts;

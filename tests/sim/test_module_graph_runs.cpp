@@ -202,11 +202,11 @@ TEST_CASE("a call that fails the job stops the event's other calls, which are ca
     d["workload"]["threads"] = streams;
     const SimulationResults r = run(d);
     CHECK(r.events.empty());
-    CHECK(r.jobs_failed == 1);
+    CHECK(r.failures.value().jobs_failed == 1);
     REQUIRE(r.jobs.size() == 1);
     CHECK(r.jobs[0].outcome == JobOutcome::Failed);
     CHECK(r.jobs[0].end_s == doctest::Approx(0.005).epsilon(1e-9));
-    CHECK(r.requests_failed_deadline == streams);   // each stream's b
-    CHECK(r.requests_failed_cancelled == streams);  // each stream's c, still in flight
+    CHECK(r.failures.value().deadline_exceeded == streams);  // each stream's b
+    CHECK(r.failures.value().cancelled == streams);          // each stream's c, still in flight
   }
 }

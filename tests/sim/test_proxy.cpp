@@ -28,7 +28,7 @@ TEST_CASE("through a proxy, a dead server is chosen until the next DNS refresh; 
   ml_module(d)["on_failure"] = "fallback";
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   check_conservation(r);
-  CHECK(r.requests_failed_unavailable == 9);
+  CHECK(r.failures.value().unavailable == 9);
   int j = 0;
   for (const RequestRecord& q : r.requests) {
     if (q.status != RequestStatus::Failed) continue;

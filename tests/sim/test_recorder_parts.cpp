@@ -45,7 +45,8 @@ TEST_CASE("a batch system's failed, resubmitted job: its slot's record, then a s
   CHECK(ledger.running() == 0);  // no run_began: the slots alone run nothing
 
   SimulationResults results;
-  ledger.finish(20.0, results);
+  FailureCounts failures;
+  ledger.finish(20.0, results, failures);
   CHECK(violation.empty());
   REQUIRE(results.jobs.size() == 3);
   const JobRecord& first_run = results.jobs[0];
@@ -65,10 +66,10 @@ TEST_CASE("a batch system's failed, resubmitted job: its slot's record, then a s
   CHECK(second_run.submit_s == 10.0);
   CHECK(second_run.events == 1);
   CHECK(second_run.outcome == JobOutcome::Queued);
-  CHECK(results.jobs_failed == 1);
-  CHECK(results.events_lost == 1);
-  CHECK(results.cpu_lost_s == (10.0 - 4.0) * 2);  // core-seconds held by the failed run
-  CHECK(results.job_core_seconds == 0.0);         // no run began
+  CHECK(failures.jobs_failed == 1);
+  CHECK(failures.events_lost == 1);
+  CHECK(failures.cpu_lost_s == (10.0 - 4.0) * 2);  // core-seconds held by the failed run
+  CHECK(results.job_core_seconds == 0.0);          // no run began
 }
 
 TEST_CASE("a static farm's jobs have their records from the start, queued, and no slot") {
@@ -76,7 +77,8 @@ TEST_CASE("a static farm's jobs have their records from the start, queued, and n
   sim::JobLedger ledger(/*threaded=*/false, /*batch_system=*/false, /*threads=*/4, /*static_farm_jobs=*/3, violation);
   CHECK(ledger.queued() == 0);  // the batch system's queue: a static farm has none
   SimulationResults results;
-  ledger.finish(5.0, results);
+  FailureCounts failures;
+  ledger.finish(5.0, results, failures);
   REQUIRE(results.jobs.size() == 3);
   for (int j = 0; j < 3; ++j) {
     CHECK(results.jobs[j].job == j);

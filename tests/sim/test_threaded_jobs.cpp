@@ -103,8 +103,8 @@ TEST_CASE("a job with one thread and one stream runs exactly as a single-threade
   const SimulationResults single = test::simulate_isolated(test::parse(d));
   d["workload"]["threads"] = 1;
   const SimulationResults threaded = test::simulate_isolated(test::parse(d));
-  CHECK_FALSE(single.threaded);
-  CHECK(threaded.threaded);
+  CHECK_FALSE(single.header.threaded);
+  CHECK(threaded.header.threaded);
   REQUIRE(single.events.size() == 18);
   REQUIRE(threaded.events.size() == single.events.size());
   for (std::size_t i = 0; i < single.events.size(); ++i) {
@@ -254,13 +254,13 @@ TEST_CASE("a stream that fails the job stops the job's other streams") {
   REQUIRE(r.jobs.size() == 1);
   const JobRecord& job = r.jobs[0];
   CHECK(job.outcome == JobOutcome::Failed);
-  CHECK(r.jobs_failed == 1);
+  CHECK(r.failures.value().jobs_failed == 1);
   // Two threads, 10 ms of CPU per event: two streams send every 10 ms and s0 serves their requests
   // in [10k, 10k + 2] ms, then idles. At T = 505.5 ms it holds none; the two requests sent at 510 ms
   // find it down and the first fails the job there.
   CHECK(job.end_s == doctest::Approx(0.510).epsilon(1e-6));
-  CHECK(r.events_lost == job.events);
-  CHECK(r.cpu_lost_s == doctest::Approx(2 * job.end_s));  // both cores, for the job's whole run
+  CHECK(r.failures.value().events_lost == job.events);
+  CHECK(r.failures.value().cpu_lost_s == doctest::Approx(2 * job.end_s));  // both cores, for the job's whole run
   CHECK(job.busy_thread_s <= 2 * job.end_s);
   // 10 ms of CPU per completed event, and part of one more per stream (the events under way).
   CHECK(job.busy_thread_s >= doctest::Approx(job.events * 0.010));

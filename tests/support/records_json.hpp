@@ -63,15 +63,20 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AutoscalingTotals, gpu_seconds, ready_replica
                                    requests_killed, threshold)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CycleStop, cycle_s, repeats_from_s, repeats_until_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PrecisionStop, relative_half_width, checks, reached, load_from_s, drained, cycles)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(
-    SimulationResults, scenario, seed, latency_quantile, device_naming, concurrent_jobs, warmup_s, end_s, server_names,
-    model_names, module_names, events, requests, batches, gpus, busy_bin_s, busy_bins_s, links, requests_sent,
-    requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed, batch_units_executed,
-    events_incomplete, precision_stop, triton, batch_system, threaded, threads, streams, jobs, worker_names,
-    worker_cores, failures_possible, requests_failed_unavailable, requests_failed_deadline, requests_failed_cancelled,
-    requests_retried, requests_failed_over, events_fallen_back, jobs_failed, events_lost, cpu_lost_s, server_failures,
-    server_restarts, gated, gate_checks, jobs_gated, gate_checks_without_metric, gate_threshold_ms,
-    events_on_gate_fallback, connection_limited, connections, connections_refused, scraped, timeseries, autoscaling,
-    fixed_gpu_seconds, job_core_seconds, currency, cpu_core_hour_price, gpu_hour_price, network_fast_path)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunHeader, scenario, seed, latency_quantile, device_naming, warmup_s,
+                                   concurrent_jobs, server_names, model_names, module_names, batch_system, threaded,
+                                   threads, streams, worker_names, worker_cores, currency, cpu_core_hour_price,
+                                   gpu_hour_price)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FailureCounts, unavailable, deadline_exceeded, cancelled, retried, failed_over,
+                                   events_fallen_back, jobs_failed, events_lost, cpu_lost_s, server_failures,
+                                   server_restarts)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GateCounts, checks, refused, without_metric, threshold_ms, events_on_cpu)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ConnectionLimit, opened, refused, events_on_cpu)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Scrapes, timeseries)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SimulationResults, header, end_s, jobs, events, requests, batches, gpus, busy_bin_s,
+                                   busy_bins_s, links, triton, failures, gate, connection_limit, scrapes, autoscaling,
+                                   fixed_gpu_seconds, job_core_seconds, network_fast_path, requests_sent,
+                                   requests_completed, requests_rejected, requests_in_flight_at_end, batches_executed,
+                                   batch_units_executed, events_incomplete, precision_stop)
 
 }  // namespace sonicsim

@@ -83,8 +83,8 @@ TEST_CASE("triton stats: a timed-out request is a failure on the model reporter 
 
 TEST_CASE("triton report: Prometheus text has Triton's names, gpu_uuid on GPU series only, all failure reasons") {
   SimulationResults r;
-  r.server_names = {"gpu-0"};
-  r.model_names = {"net"};
+  r.header.server_names = {"gpu-0"};
+  r.header.model_names = {"net"};
   TritonModelStats m = two_request_batch();
   m.instance_loaded(-1);  // a CPU instance
   const RequestRecord c = arrived_at(0.5, 1);
@@ -116,8 +116,8 @@ TEST_CASE("triton report: Prometheus text has Triton's names, gpu_uuid on GPU se
 
 TEST_CASE("triton report: statistics-API JSON per server and model") {
   SimulationResults r;
-  r.server_names = {"gpu-0", "gpu-1"};
-  r.model_names = {"net"};
+  r.header.server_names = {"gpu-0", "gpu-1"};
+  r.header.model_names = {"net"};
   r.triton = {two_request_batch()};
   Summary s;
   s.triton = triton_statistics(r);
