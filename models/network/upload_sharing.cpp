@@ -8,7 +8,6 @@ namespace sonicsim::network {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr int kSharedUnit = -1;  // Link::unit_group: the class's shared group
 // A group's virtual clock is moved back to 0 past this many bytes, before its marks lose precision:
 // a double holds 2^40 B to 2^-12 B.
 constexpr double kRebaseBytes = 1099511627776.0;

@@ -82,6 +82,7 @@ class UploadSharing {
     bool candidate = false;           // in the exact solve of the last allocation
     std::vector<int> unit_group;      // per class: the group of its uploads held by this link alone
   };
+  static constexpr int kSharedUnit = -1;  // Link::unit_group: the class's shared group
 
   void bring_groups_to(double now);
   void enter(Upload upload);

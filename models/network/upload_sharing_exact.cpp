@@ -7,13 +7,6 @@
 #include <vector>
 
 namespace sonicsim::network {
-namespace {
-
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr int kSharedUnit = -1;  // Link::unit_group: the class's shared group (as in upload_sharing.cpp)
-
-}  // namespace
-
 // The shared links and the links that could bind, solved together: uploads through one such link
 // in aggregate per class, uploads through two one by one, the others per class.
 void UploadSharing::allocate_exactly(double shared_level, bool all_links) {
@@ -128,7 +121,7 @@ void UploadSharing::allocate_exactly(double shared_level, bool all_links) {
         std::find(result_.fixed_by.begin(), result_.fixed_by.end(), SharingResult::kUnfixed) != result_.fixed_by.end();
     if (stuck && !all_links) {
       all_links = true;
-      add_candidates_below(kInfinity);
+      add_candidates_below(std::numeric_limits<double>::infinity());
       continue;
     }
     if (all_links || !add_candidates_below(result_.level[0])) {
