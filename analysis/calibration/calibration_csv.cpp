@@ -13,8 +13,8 @@
 namespace sonicsim::calibration {
 namespace {
 
-using Reader = io::CSVReader<8, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>, io::throw_on_overflow,
-                             io::single_and_empty_line_comment<'#'>>;
+using CalibrationCsvReader = io::CSVReader<8, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>,
+                                           io::throw_on_overflow, io::single_and_empty_line_comment<'#'>>;
 
 // The "# key: value" lines before the column line.
 std::vector<std::pair<std::string, std::string>> read_provenance(const std::string& text, const std::string& path) {
@@ -75,7 +75,7 @@ CalibrationInput read_calibration_csv(const std::string& path, LatencyStatistic 
 CalibrationInput parse_calibration_csv(const std::string& text, const std::string& path, LatencyStatistic statistic) {
   CalibrationInput input{path, "sonicsim calibration data v1", read_provenance(text, path), {}};
   try {
-    Reader reader(path, text.data(), text.data() + text.size());
+    CalibrationCsvReader reader(path, text.data(), text.data() + text.size());
     reader.read_header(io::ignore_extra_column | io::ignore_missing_column, "batch_size", "mean_s", "p50_s", "p99_s",
                        "stddev_s", "repeats", "throughput_items_per_s", "throughput_sem_items_per_s");
     const bool by_throughput = statistic == LatencyStatistic::Throughput;

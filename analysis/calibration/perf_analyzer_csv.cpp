@@ -14,8 +14,8 @@ namespace sonicsim::calibration {
 namespace {
 
 constexpr unsigned kColumns = 14;
-using Reader = io::CSVReader<kColumns, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>, io::throw_on_overflow,
-                             io::empty_line_comment>;
+using PerfAnalyzerCsvReader = io::CSVReader<kColumns, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>,
+                                            io::throw_on_overflow, io::empty_line_comment>;
 
 // The kernel's spread, read off the row's latency percentiles with every other part of a request's
 // latency taken as constant: L = C + K, so K_q = L_q - C with C = mean(L) - mean(K) = the sum of
@@ -49,7 +49,7 @@ PerfAnalyzerTable read_perf_analyzer_csv(const std::string& path) {
 PerfAnalyzerTable parse_perf_analyzer_csv(const std::string& text, const std::string& path) {
   PerfAnalyzerTable table{path, "", {}};
   try {
-    Reader reader(path, text.data(), text.data() + text.size());
+    PerfAnalyzerCsvReader reader(path, text.data(), text.data() + text.size());
     reader.read_header(io::ignore_extra_column | io::ignore_missing_column, "Concurrency", "Request Rate",
                        "Inferences/Second", "Client Send", "Network+Server Send/Recv", "Server Queue",
                        "Server Compute Input", "Server Compute Infer", "Server Compute Output", "Client Recv",

@@ -29,7 +29,7 @@ std::pair<double, double> smallest_latency(const KernelLatency& latency, int max
   return smallest;
 }
 
-void check_served_models(const JsonNode& root, const Scenario& s) {
+void check_served_model_sizes(const JsonNode& root, const Scenario& s) {
   for (const ServerGroup& group : s.platform.servers)
     for (const std::string& name : group.models) {
       const ModelSpec& model = s.models[static_cast<std::size_t>(s.model_index(name))];
@@ -205,7 +205,7 @@ std::int64_t simulated_actors(const Scenario& s) {
 }
 
 void check_scenario_size(const JsonNode& root, const Scenario& s) {
-  check_served_models(root, s);
+  check_served_model_sizes(root, s);
   if (s.perf_analyzer)
     check_perf_load(root, s);
   else

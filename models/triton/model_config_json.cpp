@@ -7,13 +7,13 @@ namespace {
 
 constexpr Choice<TimeoutAction> kTimeoutActions[]{{"REJECT", TimeoutAction::Reject}, {"DELAY", TimeoutAction::Delay}};
 
-double microseconds_to_s(const JsonNode& node) { return static_cast<double>(node.integer_at_least(0)) / 1e6; }
+double json_microseconds_s(const JsonNode& node) { return static_cast<double>(node.integer_at_least(0)) / 1e6; }
 
-QueuePolicy read_policy(const JsonNode& node) {
+QueuePolicy read_json_policy(const JsonNode& node) {
   node.allow_only({"timeout_action", "default_timeout_microseconds", "allow_timeout_override", "max_queue_size"});
   QueuePolicy policy;
   if (auto action = node.find("timeout_action")) policy.timeout_action = action->choice(kTimeoutActions);
-  if (auto t = node.find("default_timeout_microseconds")) policy.default_timeout_s = microseconds_to_s(*t);
+  if (auto t = node.find("default_timeout_microseconds")) policy.default_timeout_s = json_microseconds_s(*t);
   if (auto o = node.find("allow_timeout_override")) policy.allow_timeout_override = o->boolean();
   if (auto q = node.find("max_queue_size")) policy.max_queue_size = q->int_at_least(0);
   return policy;
@@ -26,22 +26,22 @@ int priority_level(const std::string& key, const JsonNode& entry) {
   return std::stoi(key);
 }
 
-DynamicBatchingConfig read_dynamic_batching(const JsonNode& node) {
+DynamicBatchingConfig read_json_dynamic_batching(const JsonNode& node) {
   node.allow_only({"preferred_batch_size", "max_queue_delay_microseconds", "preserve_ordering", "priority_levels",
                    "default_priority_level", "default_queue_policy", "priority_queue_policy"});
   DynamicBatchingConfig batching;
   if (auto sizes = node.find("preferred_batch_size"))
     for (const JsonNode& size : sizes->elements())
       batching.preferred_batch_sizes.push_back(size.int_at_least(std::numeric_limits<int>::min()));
-  if (auto delay = node.find("max_queue_delay_microseconds")) batching.max_queue_delay_s = microseconds_to_s(*delay);
+  if (auto delay = node.find("max_queue_delay_microseconds")) batching.max_queue_delay_s = json_microseconds_s(*delay);
   if (auto p = node.find("preserve_ordering")) batching.preserve_ordering = p->boolean();
   if (auto levels = node.find("priority_levels")) batching.priority_levels = levels->int_at_least(0);
   if (auto level = node.find("default_priority_level")) batching.default_priority_level = level->int_at_least(0);
-  if (auto policy = node.find("default_queue_policy")) batching.default_queue_policy = read_policy(*policy);
+  if (auto policy = node.find("default_queue_policy")) batching.default_queue_policy = read_json_policy(*policy);
   if (auto policies = node.find("priority_queue_policy"))
     for (const std::string& key : policies->keys()) {
       const JsonNode entry = policies->at(key);
-      batching.priority_queue_policy[priority_level(key, entry)] = read_policy(entry);
+      batching.priority_queue_policy[priority_level(key, entry)] = read_json_policy(entry);
     }
   return batching;
 }
@@ -72,7 +72,7 @@ InstanceGroup read_instance_group(const JsonNode& node) {
   return group;
 }
 
-TensorConfig read_tensor(const JsonNode& node, bool input) {
+TensorConfig read_json_tensor(const JsonNode& node, bool input) {
   if (input)
     node.allow_only({"name", "data_type", "dims", "allow_ragged_batch", "format"});
   else
@@ -90,10 +90,11 @@ TensorConfig read_tensor(const JsonNode& node, bool input) {
 
 void read_inline_triton_config(const JsonNode& model, ModelConfig& config) {
   if (auto inputs = model.find("input"))
-    for (const JsonNode& input : inputs->non_empty_elements()) config.inputs.push_back(read_tensor(input, true));
+    for (const JsonNode& input : inputs->non_empty_elements()) config.inputs.push_back(read_json_tensor(input, true));
   if (auto outputs = model.find("output"))
-    for (const JsonNode& output : outputs->non_empty_elements()) config.outputs.push_back(read_tensor(output, false));
-  if (auto batching = model.find("dynamic_batching")) config.dynamic_batching = read_dynamic_batching(*batching);
+    for (const JsonNode& output : outputs->non_empty_elements())
+      config.outputs.push_back(read_json_tensor(output, false));
+  if (auto batching = model.find("dynamic_batching")) config.dynamic_batching = read_json_dynamic_batching(*batching);
   if (auto groups = model.find("instance_group"))
     for (const JsonNode& group : groups->elements()) config.instance_groups.push_back(read_instance_group(group));
 }

@@ -7,12 +7,12 @@
 namespace sonicsim {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
 // B / tau(B); an execution that takes no time has no finite rate.
 double rate_at(const KernelLatency& latency, double units) {
   const double tau = kernel_latency_s(latency, units);
-  return tau > 0 ? units / tau : kInfinity;
+  return tau > 0 ? units / tau : kUnbounded;
 }
 
 // The rate that ever larger batches tend to: one over the curve's last slope (+inf where tau stops
@@ -31,7 +31,7 @@ double limit_rate(const KernelLatency& latency) {
       slope = (t1 - t0) / (b1 - b0);
     }
   }
-  return slope > 0 ? 1 / slope : kInfinity;
+  return slope > 0 ? 1 / slope : kUnbounded;
 }
 
 }  // namespace
@@ -63,7 +63,7 @@ OccupancyCurve occupancy_curve(const KernelLatency& latency, double max_units) {
   if (std::isinf(max_units))
     if (const double limit = limit_rate(latency); limit > curve.peak_rate) {
       curve.peak_rate = limit;
-      curve.full_units = kInfinity;
+      curve.full_units = kUnbounded;
     }
   return curve;
 }

@@ -67,7 +67,7 @@ double mean_event_time(const SimulationResults& r, double from_s, double to_s = 
 }
 
 // A duration-limited run ends with each job's request in flight.
-void check_conservation(const SimulationResults& r) {
+void check_conservation_at_cut_off(const SimulationResults& r) {
   CHECK(r.requests_in_flight_at_end == 8);
   CHECK(r.requests_sent ==
         r.requests_completed + r.requests_failed() + r.requests_rejected + r.requests_in_flight_at_end);
@@ -114,7 +114,7 @@ TEST_CASE("a step in load: the HPA asks for replicas, which take traffic after s
   const Summary summary = summarize(r);
   CHECK(summary.autoscaling->gpu_utilization_in_service == doctest::Approx(busy_s / (120 + 3 * 75)).epsilon(0.002));
   CHECK(summary.gpu_utilization == doctest::Approx(busy_s / (4 * 120)).epsilon(0.002));
-  check_conservation(r);
+  check_conservation_at_cut_off(r);
   CHECK(r.requests_failed() == 0);
 
   // Before: 8 requests share one 10 ms instance, 80 ms per event. Once the 4 replicas take traffic
@@ -152,7 +152,7 @@ TEST_CASE("scale-down: the pod leaves the proxy, drains within the grace period,
   CHECK(row_at(r, 20).ready == 1);
   CHECK(row_at(r, 20).draining == 1);
   CHECK(row_at(r, 30).draining == 0);
-  check_conservation(r);
+  check_conservation_at_cut_off(r);
   CHECK(r.requests_failed() == 0);
   CHECK(r.autoscaling->requests_killed == 0);
   CHECK(r.autoscaling->requests_refused_draining == 0);
@@ -175,7 +175,7 @@ TEST_CASE("SIGTERM at once: the pod finishes what it holds, refuses what still c
       {{"initial_replicas", 2}, {"threshold", 100}, {"scale_down", {{"stabilization_window", "0s"}}}});
   d["workload"]["modules"][0]["on_failure"] = "fallback";
   const SimulationResults r = test::simulate_isolated(test::parse(d));
-  check_conservation(r);
+  check_conservation_at_cut_off(r);
   REQUIRE(r.autoscaling);
   CHECK(r.autoscaling->requests_killed == 0);
   CHECK(r.autoscaling->requests_refused_draining >= 1);
@@ -205,7 +205,7 @@ TEST_CASE("scale-down past the grace period: what the pod still holds fails, and
   d["models"]["m"]["kernel_latency"]["intercept"] = "0.7s";
   d["workload"]["modules"][0]["on_failure"] = "fallback";
   const SimulationResults r = test::simulate_isolated(test::parse(d));
-  check_conservation(r);
+  check_conservation_at_cut_off(r);
   REQUIRE(r.autoscaling);
   // Server 1 held its 4 requests at 15 s: one running since 14.7 s (done at 15.4 s) and 3 queued;
   // the next one starts at 15.4 s and is killed at 15.5 s with the 2 still queued.

@@ -26,7 +26,7 @@ namespace {
 
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
-SimulationResults run(const std::string& scenario, Overrides overrides, bool fast) {
+SimulationResults run_both_ways(const std::string& scenario, Overrides overrides, bool fast) {
   overrides.emplace_back("/simulation/network/fast_path", fast ? "true" : "false");
   overrides.emplace_back("/simulation/outputs", "[\"events\"]");
   return test::simulate_isolated(load_scenario(std::string(SONICSIM_SCENARIOS_DIR) + "/" + scenario, overrides));
@@ -42,8 +42,8 @@ std::vector<EventRecord> by_job(std::vector<EventRecord> events) {
 
 void check_same_run(const std::string& scenario, const Overrides& overrides = {}) {
   CAPTURE(scenario);
-  const SimulationResults simgrid = run(scenario, overrides, false);
-  const SimulationResults fast = run(scenario, overrides, true);
+  const SimulationResults simgrid = run_both_ways(scenario, overrides, false);
+  const SimulationResults fast = run_both_ways(scenario, overrides, true);
   CHECK(simgrid.network_fast_path.empty());  // not asked for: nothing to say
   REQUIRE(fast.network_fast_path == "on");
   CHECK(fast.requests_sent == simgrid.requests_sent);
@@ -108,7 +108,7 @@ TEST_CASE("ProtoDUNE-like farms of 1,000 to 4,000 jobs end the same with the upl
 }
 
 TEST_CASE("a scenario with a proxy runs its uploads as SimGrid transfers, and says why") {
-  const SimulationResults r = run(
+  const SimulationResults r = run_both_ways(
       "cms-t2-autoscaling.json",
       {{"/workload/jobs", "20"}, {"/workload/submit/jobs_per_wave", "10"}, {"/workload/events_per_job", "20"}}, true);
   CHECK(r.network_fast_path.starts_with("off: a proxy relays the requests"));

@@ -12,10 +12,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kTimeEpsilon = 1e-8;
-constexpr double kRouteLatency = 10e-6 + 100e-6 + 1e-3 + 10e-6;  // the base scenario's route
-constexpr double kBottleneck = 1e9 / 8;                          // its 1 Gbps site uplink
-double tau(int items) { return 1e-3 + 10e-6 * items; }
+using test::kBottleneck;
+using test::kOneWayLatency;  // the base scenario's route: worker NIC, site uplink, WAN, server NIC
+using test::kTimeEpsilon;
+using test::tau;
 
 // Parse: 1 ms + bytes at 0.8 Gbps (100 MB/s); serialise: 0.5 ms + bytes at 0.4 Gbps (50 MB/s).
 json with_frontend(json d, int threads) {
@@ -38,7 +38,7 @@ TEST_CASE("one job: every request adds its parsing and serialising time, in the 
   for (int items : {300, 300, 300, 100}) {
     const double in = items * 4000.0, out = items * 400.0;
     expected_frontend += parse_s(in) + serialise_s(out);
-    expected_inference += 2 * kRouteLatency + (in + out) / kBottleneck + tau(items) + parse_s(in) + serialise_s(out);
+    expected_inference += 2 * kOneWayLatency + (in + out) / kBottleneck + tau(items) + parse_s(in) + serialise_s(out);
   }
   const EventRecord& e = r.events.at(0);
   CHECK(e.time_s() == doctest::Approx(2.0 + 0.5 + expected_inference).epsilon(kTimeEpsilon));
@@ -67,7 +67,7 @@ TEST_CASE("one handler thread parses simultaneous requests one after the other; 
   REQUIRE(r.requests.size() == 3);
   std::vector<double> enqueued;
   for (const RequestRecord& q : r.requests) {
-    CHECK(q.arrived_s == doctest::Approx(kRouteLatency + 3 * 400e3 / kBottleneck).epsilon(kTimeEpsilon));
+    CHECK(q.arrived_s == doctest::Approx(kOneWayLatency + 3 * 400e3 / kBottleneck).epsilon(kTimeEpsilon));
     enqueued.push_back(q.enqueued_s - q.arrived_s);
   }
   std::sort(enqueued.begin(), enqueued.end());

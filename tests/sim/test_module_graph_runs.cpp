@@ -25,7 +25,7 @@ using nlohmann::json;
 namespace {
 
 constexpr double kKernel1 = 0.020, kKernel2 = 0.035;  // s
-constexpr double kEpsilon = 1e-6;
+constexpr double kGraphTimeEpsilon = 1e-6;
 
 double round_trip(double kernel_s) { return kernel_s + 2 * test::kOneWayLatency + 8 / test::kBottleneck; }
 
@@ -58,14 +58,14 @@ json scenario(const json& modules) {
   return d;
 }
 
-SimulationResults run(const json& d) {
+SimulationResults run_graph(const json& d) {
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   CHECK(first_invariant_violation(r, false).empty());
   return r;
 }
 
 double only_event_time(const json& d) {
-  const SimulationResults r = run(d);
+  const SimulationResults r = run_graph(d);
   REQUIRE(r.events.size() == 1);
   return r.events[0].time_s();
 }
@@ -75,12 +75,12 @@ double only_event_time(const json& d) {
 TEST_CASE("two independent ExternalWork calls cost the longer round trip, not the sum") {
   json modules = {call("b", "m1", true), call("c", "m2", true)};
   modules[0]["after"] = json::array();  // a graph: neither waits for the other
-  const SimulationResults r = run(scenario(modules));
+  const SimulationResults r = run_graph(scenario(modules));
   REQUIRE(r.events.size() == 1);
   const double l1 = round_trip(kKernel1), l2 = round_trip(kKernel2);
-  CHECK(r.events[0].time_s() == doctest::Approx(std::max(l1, l2)).epsilon(kEpsilon));
+  CHECK(r.events[0].time_s() == doctest::Approx(std::max(l1, l2)).epsilon(kGraphTimeEpsilon));
   // The critical path is the longer call; the request sums cover both.
-  CHECK(r.events[0].inference_s == doctest::Approx(l2).epsilon(kEpsilon));
+  CHECK(r.events[0].inference_s == doctest::Approx(l2).epsilon(kGraphTimeEpsilon));
   CHECK(r.events[0].requests == 2);
   CHECK(r.events[0].gpu_s == doctest::Approx(kKernel1 + kKernel2).epsilon(1e-9));
 }
@@ -88,12 +88,12 @@ TEST_CASE("two independent ExternalWork calls cost the longer round trip, not th
 TEST_CASE("the same calls chained by after, or without a graph, cost the sum") {
   json modules = {call("b", "m1", true), call("c", "m2", true)};
   const double sum = round_trip(kKernel1) + round_trip(kKernel2);
-  CHECK(only_event_time(scenario(modules)) == doctest::Approx(sum).epsilon(kEpsilon));
+  CHECK(only_event_time(scenario(modules)) == doctest::Approx(sum).epsilon(kGraphTimeEpsilon));
   modules[1]["after"] = {"b"};
-  CHECK(only_event_time(scenario(modules)) == doctest::Approx(sum).epsilon(kEpsilon));
+  CHECK(only_event_time(scenario(modules)) == doctest::Approx(sum).epsilon(kGraphTimeEpsilon));
   modules[1].erase("after");
   modules[0]["after"] = {"c"};  // c first, then b: the same sum
-  CHECK(only_event_time(scenario(modules)) == doctest::Approx(sum).epsilon(kEpsilon));
+  CHECK(only_event_time(scenario(modules)) == doctest::Approx(sum).epsilon(kGraphTimeEpsilon));
 }
 
 TEST_CASE("a blocking (Sync) call holds its thread: on one thread, independent ones still cost the sum") {
@@ -105,9 +105,9 @@ TEST_CASE("a blocking (Sync) call holds its thread: on one thread, independent o
   CHECK(one.workload.threaded());  // a graph runs on the job's threads: one, unless given
   CHECK(one.workload.threads == 1);
   CHECK(one.workload.streams == 1);
-  CHECK(only_event_time(d) == doctest::Approx(l1 + l2).epsilon(kEpsilon));
+  CHECK(only_event_time(d) == doctest::Approx(l1 + l2).epsilon(kGraphTimeEpsilon));
   d["workload"]["threads"] = 2;  // two threads: each blocking call on its own
-  CHECK(only_event_time(d) == doctest::Approx(std::max(l1, l2)).epsilon(kEpsilon));
+  CHECK(only_event_time(d) == doctest::Approx(std::max(l1, l2)).epsilon(kGraphTimeEpsilon));
 }
 
 TEST_CASE("a diamond A -> {B, C} -> D costs A + max(B, C) + D, on one thread") {
@@ -116,13 +116,13 @@ TEST_CASE("a diamond A -> {B, C} -> D costs A + max(B, C) + D, on one thread") {
   modules[1]["after"] = {"A"};
   modules[2]["after"] = {"A"};
   modules[3]["after"] = {"B", "C"};
-  const SimulationResults r = run(scenario(modules));
+  const SimulationResults r = run_graph(scenario(modules));
   REQUIRE(r.events.size() == 1);
   const EventRecord& e = r.events[0];
   CHECK(e.time_s() ==
-        doctest::Approx(a + std::max(round_trip(kKernel1), round_trip(kKernel2)) + d_s).epsilon(kEpsilon));
+        doctest::Approx(a + std::max(round_trip(kKernel1), round_trip(kKernel2)) + d_s).epsilon(kGraphTimeEpsilon));
   CHECK(e.cpu_s == doctest::Approx(a + d_s).epsilon(1e-12));
-  CHECK(e.inference_s == doctest::Approx(round_trip(kKernel2)).epsilon(kEpsilon));
+  CHECK(e.inference_s == doctest::Approx(round_trip(kKernel2)).epsilon(kGraphTimeEpsilon));
   CHECK(e.thread_wait_s == doctest::Approx(0).epsilon(1e-12));
 }
 
@@ -137,7 +137,7 @@ TEST_CASE("independent CPU modules of one stream run on the job's threads at onc
   CHECK(only_event_time(d) == doctest::Approx(y).epsilon(1e-12));
   // Two threads: x and y start; z takes x's thread at x's end, and ends at x + z = 0.3 = y.
   d["workload"]["threads"] = 2;
-  const SimulationResults two = run(d);
+  const SimulationResults two = run_graph(d);
   REQUIRE(two.events.size() == 1);
   CHECK(two.events[0].time_s() == doctest::Approx(std::max(y, x + z)).epsilon(1e-12));
   // Every module's CPU, and nothing else, kept a thread busy.
@@ -153,7 +153,7 @@ TEST_CASE("a job without threads runs its graph's CPU modules one at a time, in 
   modules[2]["after"] = {"x"};
   json d = scenario(modules);
   d["workload"]["events_per_job"] = 3;
-  const SimulationResults r = run(d);
+  const SimulationResults r = run_graph(d);
   REQUIRE(r.events.size() == 3);
   for (const EventRecord& e : r.events) {
     CHECK(e.time_s() == doctest::Approx(0.6).epsilon(1e-12));
@@ -175,7 +175,7 @@ TEST_CASE("streams with graphs share the job's threads, event after event; the s
   d["workload"]["streams"] = 3;
   d["workload"]["events_per_job"] = 30;
   d["workload"]["modules"][0]["time"] = {{"distribution", "exponential"}, {"mean", "100ms"}};
-  const SimulationResults first = run(d), second = run(d);
+  const SimulationResults first = run_graph(d), second = run_graph(d);
   REQUIRE(first.events.size() == 30);
   REQUIRE(second.events.size() == 30);
   for (std::size_t i = 0; i < first.events.size(); ++i) {
@@ -200,7 +200,7 @@ TEST_CASE("a call that fails the job stops the event's other calls, which are ca
     CAPTURE(streams);
     d["workload"]["streams"] = streams;
     d["workload"]["threads"] = streams;
-    const SimulationResults r = run(d);
+    const SimulationResults r = run_graph(d);
     CHECK(r.events.empty());
     CHECK(r.failures.value().jobs_failed == 1);
     REQUIRE(r.jobs.size() == 1);

@@ -22,8 +22,8 @@ namespace {
 using test::kBottleneck;
 using test::kOneWayLatency;
 
-constexpr double kTimeEpsilon = 1e-8;
-double tau(double items) { return 1e-3 + 10e-6 * items; }  // base_scenario()'s kernel latency
+using test::kTimeEpsilon;
+using test::tau;
 
 // base_scenario()'s model given by its tensors: 5 inputs of 100 FP32 (2000 B per item in all) and 2
 // outputs of 50 FP32 (400 B per item).
@@ -47,10 +47,10 @@ json with_tensors(json d) {
 // per output tensor + bytes at 0.4 Gbps (50 MB/s).
 const json kCost = {{"per_request", "1ms"},    {"per_input_tensor", "0.2ms"},  {"input_bandwidth", "0.8Gbps"},
                     {"per_response", "0.5ms"}, {"per_output_tensor", "0.1ms"}, {"output_bandwidth", "0.4Gbps"}};
-double parse_s(double bytes) { return 1e-3 + kInputTensors * 0.2e-3 + bytes / 100e6; }
-double serialise_s(double bytes) { return 0.5e-3 + kOutputTensors * 0.1e-3 + bytes / 50e6; }
+double parse_tensors_s(double bytes) { return 1e-3 + kInputTensors * 0.2e-3 + bytes / 100e6; }
+double serialise_tensors_s(double bytes) { return 0.5e-3 + kOutputTensors * 0.1e-3 + bytes / 50e6; }
 
-json with_frontend(json d, const json& frontend) {
+json with_tensor_frontend(json d, const json& frontend) {
   d["platform"]["servers"][0]["frontend"] = frontend;
   return d;
 }
@@ -102,16 +102,17 @@ void check_same_dates(const SimulationResults& a, const SimulationResults& b) {
 TEST_CASE("an idle frontend parses a request of k tensors and b bytes in per_request + k per_tensor + b / bandwidth") {
   json frontend = kCost;
   frontend["threads"] = 2;
-  const auto r = test::simulate_isolated(test::parse(with_frontend(with_tensors(test::base_scenario()), frontend)));
-  check_each_request(r, parse_s, serialise_s);
+  const auto r =
+      test::simulate_isolated(test::parse(with_tensor_frontend(with_tensors(test::base_scenario()), frontend)));
+  check_each_request(r, parse_tensors_s, serialise_tensors_s);
   CHECK(r.requests.front().input_bytes == 300 * kInputBytesPerItem);
   CHECK(r.requests.front().output_bytes == 300 * kOutputBytesPerItem);
 }
 
 TEST_CASE("the clients' protocol picks its cost block; gRPC unless the workload names another") {
   json blocks = {{"threads", 2}, {"grpc", kCost}, {"http", {{"per_request", "3ms"}, {"per_input_tensor", "1ms"}}}};
-  const json d = with_frontend(with_tensors(test::base_scenario()), blocks);
-  check_each_request(test::simulate_isolated(test::parse(d)), parse_s, serialise_s);
+  const json d = with_tensor_frontend(with_tensors(test::base_scenario()), blocks);
+  check_each_request(test::simulate_isolated(test::parse(d)), parse_tensors_s, serialise_tensors_s);
   json http = d;
   http["workload"]["protocol"] = "http";
   check_each_request(
@@ -123,8 +124,9 @@ TEST_CASE("flat keys cost what the same block of the clients' protocol does; zer
   const json base = with_tensors(test::base_scenario());
   json flat = kCost;
   flat["threads"] = 2;
-  const auto by_flat = test::simulate_isolated(test::parse(with_frontend(base, flat)));
-  const auto by_block = test::simulate_isolated(test::parse(with_frontend(base, {{"threads", 2}, {"grpc", kCost}})));
+  const auto by_flat = test::simulate_isolated(test::parse(with_tensor_frontend(base, flat)));
+  const auto by_block =
+      test::simulate_isolated(test::parse(with_tensor_frontend(base, {{"threads", 2}, {"grpc", kCost}})));
   check_same_dates(by_flat, by_block);
 
   // The frontend of before (no per-tensor keys) and one whose new terms are zero, with an empty staging.
@@ -132,9 +134,9 @@ TEST_CASE("flat keys cost what the same block of the clients' protocol does; zer
   json zero_new = old_keys;
   zero_new["per_input_tensor"] = "0s";
   zero_new["per_output_tensor"] = "0s";
-  json staged = with_frontend(base, zero_new);
+  json staged = with_tensor_frontend(base, zero_new);
   staged["models"]["m"]["staging"] = json::object();
-  const auto before = test::simulate_isolated(test::parse(with_frontend(base, old_keys)));
+  const auto before = test::simulate_isolated(test::parse(with_tensor_frontend(base, old_keys)));
   const auto after = test::simulate_isolated(test::parse(staged));
   check_same_dates(before, after);
   CHECK(before.events.at(0).time_s() == after.events.at(0).time_s());
@@ -221,9 +223,9 @@ TEST_CASE("a saturated frontend of T threads serves T / (request cost + response
                                   {"windows", 3}});
     json frontend = kCost;
     frontend["threads"] = threads;
-    d = with_frontend(with_tensors(d), frontend);
+    d = with_tensor_frontend(with_tensors(d), frontend);
     d["models"]["m"]["dynamic_batching"] = json::object();
-    const double per_request_s = parse_s(kInputBytesPerItem) + serialise_s(kOutputBytesPerItem);
+    const double per_request_s = parse_tensors_s(kInputBytesPerItem) + serialise_tensors_s(kOutputBytesPerItem);
     const PerfRow row = perf_row_of(d);
     INFO("threads " << threads << ": " << row.inferences_per_s << " inferences/s");
     CHECK(row.inferences_per_s == doctest::Approx(threads / per_request_s).epsilon(0.01));
@@ -231,7 +233,7 @@ TEST_CASE("a saturated frontend of T threads serves T / (request cost + response
 }
 
 TEST_CASE("the closed form includes the frontend's tensors and the staging: it equals a single job's run") {
-  json d = with_frontend(with_tensors(test::base_scenario()), kCost);
+  json d = with_tensor_frontend(with_tensors(test::base_scenario()), kCost);
   d["models"]["m"]["staging"] = staging("pinned");
   const Scenario s = test::parse(d);
   const AnalyticModel m = analytic_model(s);
@@ -239,7 +241,7 @@ TEST_CASE("the closed form includes the frontend's tensors and the staging: it e
   for (int items : {300, 300, 300, 100}) {
     const double in = items * kInputBytesPerItem, out = items * kOutputBytesPerItem;
     expected_gpu += compute_input_s(1, in, true) + tau(items) + compute_output_s(1, out, true);
-    expected_frontend += parse_s(in) + serialise_s(out);
+    expected_frontend += parse_tensors_s(in) + serialise_tensors_s(out);
   }
   CHECK(m.gpu_s == doctest::Approx(expected_gpu).epsilon(kTimeEpsilon));
   CHECK(m.frontend_s == doctest::Approx(expected_frontend).epsilon(kTimeEpsilon));

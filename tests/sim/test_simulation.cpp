@@ -17,14 +17,10 @@ using nlohmann::json;
 
 namespace {
 
-// Relative tolerance for simulated times: SimGrid solves sharing in floating point with a
-// precision of 1e-9 (surf/precision), so exact closed forms agree to about that.
-constexpr double kTimeEpsilon = 1e-8;
-
-// The base scenario's route: worker NIC 10 us + site uplink 100 us + WAN 1 ms + server NIC 10 us.
-constexpr double kRouteLatency = 10e-6 + 100e-6 + 1e-3 + 10e-6;
-constexpr double kBottleneck = 1e9 / 8;                 // the 1 Gbps site uplink, bytes/s
-double tau(int items) { return 1e-3 + 10e-6 * items; }  // the base model's kernel latency
+using test::kBottleneck;
+using test::kOneWayLatency;  // the base scenario's route: worker NIC, site uplink, WAN, server NIC
+using test::kTimeEpsilon;
+using test::tau;
 
 json fast_platform(json d, int nodes) {
   d["platform"]["worker_pools"][0]["nodes"] = nodes;
@@ -50,7 +46,7 @@ TEST_CASE("one job, no contention: per-event time = CPU + preprocessing + sum of
   REQUIRE(r.events.size() == 1);
   double expected_inference = 0;
   for (int items : {300, 300, 300, 100}) {
-    expected_inference += 2 * kRouteLatency + items * (4000.0 + 400.0) / kBottleneck + tau(items);
+    expected_inference += 2 * kOneWayLatency + items * (4000.0 + 400.0) / kBottleneck + tau(items);
   }
   const EventRecord& e = r.events[0];
   CHECK(e.time_s() == doctest::Approx(2.0 + 0.5 + expected_inference).epsilon(kTimeEpsilon));
@@ -90,7 +86,8 @@ TEST_CASE("N jobs uploading at once through one shared link each get bandwidth /
     REQUIRE(r.requests.size() == static_cast<std::size_t>(n));
     const double bytes = 100 * 4000.0;
     for (const RequestRecord& q : r.requests)
-      CHECK(q.arrived_s - q.sent_s == doctest::Approx(kRouteLatency + bytes / (kBottleneck / n)).epsilon(kTimeEpsilon));
+      CHECK(q.arrived_s - q.sent_s ==
+            doctest::Approx(kOneWayLatency + bytes / (kBottleneck / n)).epsilon(kTimeEpsilon));
   }
 }
 
@@ -102,9 +99,9 @@ TEST_CASE("a TCP window bounds one flow at tcp_gamma / (2 x route latency)") {
   d["simulation"]["network"]["tcp_gamma"] = "1MB";
   d["simulation"]["outputs"] = {"requests"};
   const auto r = test::simulate_isolated(test::parse(d));
-  const double window_rate = 1e6 / (2 * kRouteLatency);  // 446 MB/s, well below 100 Gbps
+  const double window_rate = 1e6 / (2 * kOneWayLatency);  // 446 MB/s, well below 100 Gbps
   const RequestRecord& q = r.requests.at(0);
-  CHECK(q.arrived_s - q.sent_s == doctest::Approx(kRouteLatency + q.input_bytes / window_rate).epsilon(kTimeEpsilon));
+  CHECK(q.arrived_s - q.sent_s == doctest::Approx(kOneWayLatency + q.input_bytes / window_rate).epsilon(kTimeEpsilon));
 }
 
 TEST_CASE("requests arriving together at one instance are served first come, first served") {
@@ -139,7 +136,7 @@ TEST_CASE("requests that reach the dynamic batcher at one instant are batched to
     d["models"]["m"]["dynamic_batching"] = json::object();
     d["simulation"]["outputs"] = {"events", "requests", "batches"};
     const auto r = test::simulate_isolated(test::parse(d));
-    const double expected = 10e-3 + 2 * kRouteLatency + n * (4000.0 + 400.0) / kBottleneck + tau(n);
+    const double expected = 10e-3 + 2 * kOneWayLatency + n * (4000.0 + 400.0) / kBottleneck + tau(n);
     REQUIRE(r.events.size() == static_cast<std::size_t>(5 * n));
     for (const EventRecord& e : r.events) CHECK(e.time_s() == doctest::Approx(expected).epsilon(kTimeEpsilon));
     REQUIRE(r.batches.size() == 5);

@@ -10,6 +10,11 @@ namespace sonicsim::test {
 // 1 Gbps site uplink (bytes/s).
 inline constexpr double kOneWayLatency = 10e-6 + 100e-6 + 1e-3 + 10e-6;
 inline constexpr double kBottleneck = 1e9 / 8;
+// base_scenario()'s kernel latency τ, s: 1 ms + 10 us per item.
+inline double tau(double items) { return 1e-3 + 10e-6 * items; }
+// Relative tolerance for simulated times: SimGrid solves sharing in floating point with a
+// precision of 1e-9 (surf/precision), so exact closed forms agree to about that.
+inline constexpr double kTimeEpsilon = 1e-8;
 
 // Runs simulate() in a forked child and returns its results.
 SimulationResults simulate_isolated(const Scenario& scenario);

@@ -26,7 +26,7 @@ using nlohmann::json;
 
 const std::string kTagPrefix = "tag:yaml.org,2002:";
 
-std::string escape_token(const std::string& key) {
+std::string yaml_pointer_token(const std::string& key) {
   std::string out;
   for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
   return out;
@@ -185,7 +185,7 @@ class Converter {
         continue;
       }
       const std::string name = key_of(key, pointer);
-      const std::string child = pointer + "/" + escape_token(name);
+      const std::string child = pointer + "/" + yaml_pointer_token(name);
       if (!seen.insert(name).second)
         fail(child, "duplicate key \"" + name + "\" (each key may appear once in a map; Helm would keep the last)");
       out[name] = convert(it->second, child, depth + 1);

@@ -36,7 +36,7 @@ nlohmann::json scenario_with(const nlohmann::json& kernel_latency) {
   return d;
 }
 
-std::string error_of(const nlohmann::json& document) {
+std::string calibration_error_of(const nlohmann::json& document) {
   try {
     test::parse(document);
   } catch (const InputError& e) {
@@ -100,20 +100,21 @@ TEST_CASE("a scenario's calibrated kernel latency is the selected or named form,
 
 TEST_CASE("calibrated latency errors name the JSON path and what was expected") {
   write_model(example_calibration());
-  CHECK(error_of(scenario_with({{"type", "calibrated"}, {"file", "no_such_model.json"}}))
+  CHECK(calibration_error_of(scenario_with({{"type", "calibrated"}, {"file", "no_such_model.json"}}))
             .find("/models/m/kernel_latency/file: cannot open the latency model file \"no_such_model.json\"") !=
         std::string::npos);
-  CHECK(error_of(scenario_with({{"type", "calibrated"}, {"file", kModelPath}, {"form", "cubic"}}))
+  CHECK(calibration_error_of(scenario_with({{"type", "calibrated"}, {"file", kModelPath}, {"form", "cubic"}}))
             .find("/models/m/kernel_latency/form: expected one of the forms") != std::string::npos);
   nlohmann::json outside = scenario_with({{"type", "calibrated"}, {"file", kModelPath}});
   outside["simulation"]["latency_quantile"] = 0.999;
-  CHECK(error_of(outside).find("outside the levels") != std::string::npos);
+  CHECK(calibration_error_of(outside).find("outside the levels") != std::string::npos);
   nlohmann::json unused = test::base_scenario();
   unused["simulation"]["latency_quantile"] = 0.5;
-  CHECK(error_of(unused).find("/simulation/latency_quantile: expected a model with a \"calibrated\" kernel_latency") !=
+  CHECK(calibration_error_of(unused).find(
+            "/simulation/latency_quantile: expected a model with a \"calibrated\" kernel_latency") !=
         std::string::npos);
   std::ofstream("not_a_model.json") << R"({"format": "something else"})";
-  CHECK(error_of(scenario_with({{"type", "calibrated"}, {"file", "not_a_model.json"}}))
+  CHECK(calibration_error_of(scenario_with({{"type", "calibrated"}, {"file", "not_a_model.json"}}))
             .find("not_a_model.json: /format: expected \"sonicsim latency model v1\"") != std::string::npos);
   std::remove("not_a_model.json");
   std::remove(kModelPath);

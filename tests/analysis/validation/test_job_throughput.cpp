@@ -13,7 +13,7 @@ using namespace sonicsim::validation;
 
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string throughput_error_of(const std::string& text) {
   return test::input_error_of([&] { parse_job_throughput_log(text, "rates.txt"); });
 }
 
@@ -45,17 +45,19 @@ TEST_CASE("the first value line decides whether a text is a per-job throughput l
 }
 
 TEST_CASE("bad values in a per-job throughput log name their line") {
-  CHECK(error_of("4.1\n\n-3.9\n") ==
+  CHECK(throughput_error_of("4.1\n\n-3.9\n") ==
         "rates.txt: line 3: expected a positive number of events per second (a job "
         "that completed no event has no throughput), got \"-3.9\"");
-  CHECK(error_of("4.1\n0\n").find("rates.txt: line 2: expected a positive number") == 0);
-  CHECK(error_of("4.1\nnan\n") == "rates.txt: line 2: expected a finite number of events per second, got \"nan\"");
-  CHECK(error_of("4.1\ninf\n") == "rates.txt: line 2: expected at most 1e+09 events per second, got \"inf\"");
-  CHECK(error_of("1e400\n") == "rates.txt: line 1: expected at most 1e+09 events per second, got \"1e400\"");
-  CHECK(error_of("4.1\n2e9\n").find("rates.txt: line 2: expected at most 1e+09") == 0);
-  CHECK(error_of("4.1\nfour\n").find("rates.txt: line 2: expected one number per line") == 0);
-  CHECK(error_of("4.1\n4.2 4.3\n").find("rates.txt: line 2: expected one number per line") == 0);
-  CHECK(error_of("# nothing\n\n") == "rates.txt: rows: expected at least one job's events per second");
+  CHECK(throughput_error_of("4.1\n0\n").find("rates.txt: line 2: expected a positive number") == 0);
+  CHECK(throughput_error_of("4.1\nnan\n") ==
+        "rates.txt: line 2: expected a finite number of events per second, got \"nan\"");
+  CHECK(throughput_error_of("4.1\ninf\n") ==
+        "rates.txt: line 2: expected at most 1e+09 events per second, got \"inf\"");
+  CHECK(throughput_error_of("1e400\n") == "rates.txt: line 1: expected at most 1e+09 events per second, got \"1e400\"");
+  CHECK(throughput_error_of("4.1\n2e9\n").find("rates.txt: line 2: expected at most 1e+09") == 0);
+  CHECK(throughput_error_of("4.1\nfour\n").find("rates.txt: line 2: expected one number per line") == 0);
+  CHECK(throughput_error_of("4.1\n4.2 4.3\n").find("rates.txt: line 2: expected one number per line") == 0);
+  CHECK(throughput_error_of("# nothing\n\n") == "rates.txt: rows: expected at least one job's events per second");
 }
 
 TEST_CASE("a job's throughput is its events over its wall time; only jobs done with events count") {

@@ -23,7 +23,7 @@ MeasuredColumn column_of(const std::string& text, const std::string& column) {
   return measured_column(parse_prometheus_export(text, "export.json"), column);
 }
 
-std::string error_of(const std::string& text, const std::string& column = "ready") {
+std::string export_error_of(const std::string& text, const std::string& column = "ready") {
   return test::input_error_of([&] { column_of(text, column); });
 }
 
@@ -91,25 +91,28 @@ TEST_CASE(
     return matrix(R"({"metric":{"__name__":")" + name + R"("},"values":[[0,"1"],[5,")" + value + R"("]]})");
   };
   CHECK(
-      error_of(sample("1e308")) ==
+      export_error_of(sample("1e308")) ==
       "export.json: /data/result/0/values/1/1: expected a whole number of ready replicas from 0 to 10000, got 1e+308");
-  CHECK(error_of(sample("1.5")).find("/values/1/1: expected a whole number of ready replicas") != std::string::npos);
-  CHECK(error_of(sample("-1")).find("/values/1/1: expected a whole number of ready replicas") != std::string::npos);
+  CHECK(export_error_of(sample("1.5")).find("/values/1/1: expected a whole number of ready replicas") !=
+        std::string::npos);
+  CHECK(export_error_of(sample("-1")).find("/values/1/1: expected a whole number of ready replicas") !=
+        std::string::npos);
   CHECK(column_of(sample("10000"), "ready").values[1] == 10000);
-  CHECK(error_of(sample("1.01"), "gpu_utilization") ==
+  CHECK(export_error_of(sample("1.01"), "gpu_utilization") ==
         "export.json: /data/result/0/values/1/1: expected a GPU utilisation from 0 to 1 (a fraction), got 1.01");
   CHECK(column_of(sample("1"), "gpu_utilization").values[1] == 1);
-  CHECK(error_of(sample("-0.5"), "queue_ms").find("expected a queue time per request from 0 to 1e+11 ms") !=
+  CHECK(export_error_of(sample("-0.5"), "queue_ms").find("expected a queue time per request from 0 to 1e+11 ms") !=
         std::string::npos);
-  CHECK(error_of(sample("2e12"), "metric").find("expected a load metric from 0 to 1e+12") != std::string::npos);
-  CHECK(error_of(sample("2e9"), "requests_per_s").find("expected a request rate from 0 to 1e+09 requests/s") !=
+  CHECK(export_error_of(sample("2e12"), "metric").find("expected a load metric from 0 to 1e+12") != std::string::npos);
+  CHECK(export_error_of(sample("2e9"), "requests_per_s").find("expected a request rate from 0 to 1e+09 requests/s") !=
         std::string::npos);
   // A counter: at least 0, and its rate within the request rate's range (5e9 more in 5 s: 1e9/s is the edge).
   const std::string counter = "nv_inference_request_success";
-  CHECK(error_of(sample("-1", counter), "requests_per_s").find("/values/1/1: expected a counter of at least 0") !=
-        std::string::npos);
+  CHECK(
+      export_error_of(sample("-1", counter), "requests_per_s").find("/values/1/1: expected a counter of at least 0") !=
+      std::string::npos);
   CHECK(*column_of(sample("5000000001", counter), "requests_per_s").values[1] == 1e9);
-  CHECK(error_of(sample("6000000001", counter), "requests_per_s") ==
+  CHECK(export_error_of(sample("6000000001", counter), "requests_per_s") ==
         "export.json: /data/result/0/values/1/1: expected at most 1e+09 requests/s since the previous sample, got "
         "1.2e+09 "
         "(6e+09 more in 5 s)");
@@ -123,27 +126,28 @@ TEST_CASE(
 }
 
 TEST_CASE("bad exports: one line naming the file, the JSON path and what was expected") {
-  CHECK(error_of(R"({"status":"error","errorType":"bad_data","error":"x"})") ==
+  CHECK(export_error_of(R"({"status":"error","errorType":"bad_data","error":"x"})") ==
         "export.json: /status: expected \"success\", got \"error\" (a failed query)");
-  CHECK(error_of(R"({"status":"success","data":{"resultType":"vector","result":[]}})") ==
+  CHECK(export_error_of(R"({"status":"success","data":{"resultType":"vector","result":[]}})") ==
         "export.json: /data/resultType: expected \"matrix\" (a range query, /api/v1/query_range), got \"vector\"");
-  CHECK(error_of(matrix("")) == "export.json: /data/result: expected at least one series (the query matched nothing)");
-  CHECK(error_of(matrix(R"({"metric":{},"values":[[0,1]]})")) ==
+  CHECK(export_error_of(matrix("")) ==
+        "export.json: /data/result: expected at least one series (the query matched nothing)");
+  CHECK(export_error_of(matrix(R"({"metric":{},"values":[[0,1]]})")) ==
         "export.json: /data/result/0/values/0/1: expected a sample value as a string (e.g. \"1.5\" or \"NaN\")");
-  CHECK(error_of(matrix(R"({"metric":{},"values":[[0,"one"]]})")).find("/values/0/1: expected a number, \"NaN\"") !=
-        std::string::npos);
-  CHECK(error_of(matrix(R"({"metric":{},"values":[[5,"1"],[5,"2"]]})"))
+  CHECK(export_error_of(matrix(R"({"metric":{},"values":[[0,"one"]]})"))
+            .find("/values/0/1: expected a number, \"NaN\"") != std::string::npos);
+  CHECK(export_error_of(matrix(R"({"metric":{},"values":[[5,"1"],[5,"2"]]})"))
             .find("/values/1/0: expected timestamps in increasing order") != std::string::npos);
-  CHECK(error_of(matrix(R"({"metric":{},"values":[[0,"1","2"]]})")).find("/values/0: expected [UNIX_TIME") !=
+  CHECK(export_error_of(matrix(R"({"metric":{},"values":[[0,"1","2"]]})")).find("/values/0: expected [UNIX_TIME") !=
         std::string::npos);
-  CHECK(error_of(matrix(R"({"metric":[],"values":[]})")).find("/data/result/0/metric: expected an object") !=
+  CHECK(export_error_of(matrix(R"({"metric":[],"values":[]})")).find("/data/result/0/metric: expected an object") !=
         std::string::npos);
-  CHECK(error_of(matrix(R"({"metric":{},"values":[["soon","1"]]})")).find("/values/0/0: ") != std::string::npos);
-  CHECK(error_of(matrix(R"({"metric":{},"values":[]},{"metric":{},"values":[]})"), "metric")
+  CHECK(export_error_of(matrix(R"({"metric":{},"values":[["soon","1"]]})")).find("/values/0/0: ") != std::string::npos);
+  CHECK(export_error_of(matrix(R"({"metric":{},"values":[]},{"metric":{},"values":[]})"), "metric")
             .find("/data/result: expected one series for \"metric\", got 2") != std::string::npos);
-  CHECK(error_of(matrix(R"({"metric":{"__name__":"nv_inference_queue_duration_us"},"values":[]})"), "queue_ms")
+  CHECK(export_error_of(matrix(R"({"metric":{"__name__":"nv_inference_queue_duration_us"},"values":[]})"), "queue_ms")
             .find("is a counter; export the query") != std::string::npos);
-  CHECK(error_of("[1, 2]").find("expected a JSON object") != std::string::npos);
+  CHECK(export_error_of("[1, 2]").find("expected a JSON object") != std::string::npos);
 }
 
 namespace {

@@ -13,8 +13,8 @@ using namespace sonicsim;
 namespace {
 
 // Replicas after each sync at 0, 15, 30 ... s, for `syncs` syncs, starting from `replicas`.
-std::vector<int> run(HorizontalPodAutoscaler& hpa, int replicas, int syncs,
-                     const std::function<double(double)>& metric) {
+std::vector<int> run_hpa(HorizontalPodAutoscaler& hpa, int replicas, int syncs,
+                         const std::function<double(double)>& metric) {
   std::vector<int> out;
   for (int k = 0; k < syncs; ++k) {
     const double t = 15.0 * k;
@@ -45,7 +45,7 @@ TEST_CASE("HPA: a metric within the tolerance changes nothing") {
   HpaSpec spec = supersonic_values();
   HorizontalPodAutoscaler hpa(spec);
   // 3 replicas at 1.09 x the target: |1 - 1.09| <= 0.1, so 3 stays.
-  CHECK(run(hpa, 3, 8, [](double) { return 20 * 1.09; }) == std::vector<int>(8, 3));
+  CHECK(run_hpa(hpa, 3, 8, [](double) { return 20 * 1.09; }) == std::vector<int>(8, 3));
   // 1.11 x: ceil(1.11 x 3) = 4 is the recommendation; the 60 s window has no lower one: up by one.
   HorizontalPodAutoscaler above(spec);
   CHECK(above.sync(0, 3, 3, 3, 20 * 1.11) == 4);
@@ -57,7 +57,7 @@ TEST_CASE("HPA: a step up adds one pod per period, to the maximum") {
   // decides: one pod per 60 s (an event leaves the period once it is 60 s old, not at exactly 60 s,
   // so the next pod comes at the sync 60 s after the last). 1 -> 2 at 0 s, 3 at 60 s, ... 11 at 540 s.
   HorizontalPodAutoscaler hpa(supersonic_values());
-  const std::vector<int> got = run(hpa, 1, 45, [](double) { return 100.0; });
+  const std::vector<int> got = run_hpa(hpa, 1, 45, [](double) { return 100.0; });
   for (int k = 0; k < 45; ++k) {
     const int expected = std::min(11, 2 + (15 * k) / 60);
     CHECK_MESSAGE(got[static_cast<std::size_t>(k)] == expected, "sync at " << 15 * k << " s");
@@ -70,7 +70,7 @@ TEST_CASE("HPA: a step down waits out the stabilisation window, then removes one
   // 11 while the 285 s one is in it, i.e. strictly after now - 600 s: until the sync at 885 s. From
   // then one pod per 120 s: 10 at 885 s, 9 at 1005 s, ... 1 at 1965 s.
   HorizontalPodAutoscaler hpa(supersonic_values());
-  const std::vector<int> got = run(hpa, 11, 150, [](double t) { return t < 300 ? 20.0 : 0.0; });
+  const std::vector<int> got = run_hpa(hpa, 11, 150, [](double t) { return t < 300 ? 20.0 : 0.0; });
   for (int k = 0; k < 150; ++k) {
     const double t = 15.0 * k;
     const int expected = t < 885 ? 11 : std::max(1, 10 - static_cast<int>((t - 885) / 120));
@@ -88,7 +88,7 @@ TEST_CASE("HPA: a ramp under Kubernetes' default behaviour") {
   spec.target = 10;
   spec.max_replicas = 100;
   HorizontalPodAutoscaler hpa(spec);
-  const std::vector<int> got = run(hpa, 1, 30, [](double t) { return 10 * t / 15; });
+  const std::vector<int> got = run_hpa(hpa, 1, 30, [](double t) { return 10 * t / 15; });
   int r = 1;
   for (int k = 0; k < 30; ++k) {
     if (static_cast<double>(k) / r - 1 > 0.1) r = k;

@@ -14,7 +14,7 @@ namespace {
 
 json yaml(const std::string& text) { return parse_yaml_text(text, "v.yaml"); }
 
-test::Failure refusal(const std::string& text) {
+test::Failure yaml_refusal(const std::string& text) {
   return test::failure_of([&] { parse_yaml_text(text, "v.yaml"); });
 }
 
@@ -56,10 +56,10 @@ TEST_CASE("tags choose the type, and a value not of its tag is refused") {
   CHECK(v["b"] == 7);
   CHECK(v["c"] == 1);
   CHECK(v["d"] == true);
-  CHECK(refusal("a: !!int five\n").where == "/a");
-  CHECK(refusal("a: !!binary aGVsbG8=\n").message.find("unsupported YAML tag") != std::string::npos);
-  CHECK(refusal("a: !custom 3\n").where == "/a");
-  CHECK(refusal("a: !!set {x: null}\n").where == "/a");
+  CHECK(yaml_refusal("a: !!int five\n").where == "/a");
+  CHECK(yaml_refusal("a: !!binary aGVsbG8=\n").message.find("unsupported YAML tag") != std::string::npos);
+  CHECK(yaml_refusal("a: !custom 3\n").where == "/a");
+  CHECK(yaml_refusal("a: !!set {x: null}\n").where == "/a");
 }
 
 TEST_CASE("a merge key copies the merged maps' keys in document order, as go-yaml v2 does") {
@@ -73,28 +73,28 @@ TEST_CASE("a merge key copies the merged maps' keys in document order, as go-yam
   CHECK(v["before"] == json{{"x", 1}, {"y", 2}});
   CHECK(v["list"] == json{{"x", 1}, {"y", 2}, {"z", 30}});
   CHECK(v["quoted"] == json{{"<<", 1}});
-  CHECK(refusal("a: {<<: 3}\n").where == "/a/<<");
+  CHECK(yaml_refusal("a: {<<: 3}\n").where == "/a/<<");
 }
 
 TEST_CASE("what Helm would pass silently or cannot mean is refused, naming the file and the key path") {
-  const test::Failure duplicate = refusal("keda:\n  maxReplicaCount: 2\n  maxReplicaCount: 11\n");
+  const test::Failure duplicate = yaml_refusal("keda:\n  maxReplicaCount: 2\n  maxReplicaCount: 11\n");
   CHECK(duplicate.file == "v.yaml");
   CHECK(duplicate.where == "/keda/maxReplicaCount");
   CHECK(duplicate.message.find("duplicate key") != std::string::npos);
-  CHECK(refusal("a:\n  b: .nan\n").where == "/a/b");
-  CHECK(refusal("a: [1, -.inf]\n").where == "/a/1");
-  CHECK(refusal("a: \"\xff\xfe\"\n").where == "line 1, column 5");  // before yaml-cpp reads it
-  CHECK(refusal("\xc3\x28: 1\n").message.find("UTF-8") != std::string::npos);
-  CHECK(refusal("? [1, 2]\n: 3\n").message.find("plain key") != std::string::npos);
-  CHECK(refusal("a: 1\n---\nb: 2\n").message.find("one YAML document") != std::string::npos);
-  CHECK(refusal("a/b: {c~d: .inf}\n").where == "/a~1b/c~0d");
+  CHECK(yaml_refusal("a:\n  b: .nan\n").where == "/a/b");
+  CHECK(yaml_refusal("a: [1, -.inf]\n").where == "/a/1");
+  CHECK(yaml_refusal("a: \"\xff\xfe\"\n").where == "line 1, column 5");  // before yaml-cpp reads it
+  CHECK(yaml_refusal("\xc3\x28: 1\n").message.find("UTF-8") != std::string::npos);
+  CHECK(yaml_refusal("? [1, 2]\n: 3\n").message.find("plain key") != std::string::npos);
+  CHECK(yaml_refusal("a: 1\n---\nb: 2\n").message.find("one YAML document") != std::string::npos);
+  CHECK(yaml_refusal("a/b: {c~d: .inf}\n").where == "/a~1b/c~0d");
 }
 
 TEST_CASE("a syntax error names its line and column; a tab indenting the line is named as the cause") {
-  const test::Failure f = refusal("a: 1\nb: [1, 2\n");
+  const test::Failure f = yaml_refusal("a: 1\nb: [1, 2\n");
   CHECK(f.where == "line 3, column 1");  // the flow sequence is still open at the end
   CHECK(f.message.rfind("invalid YAML", 0) == 0);
-  const test::Failure tab = refusal("triton:\n  resources: {}\n\treplicas: 2\n");
+  const test::Failure tab = yaml_refusal("triton:\n  resources: {}\n\treplicas: 2\n");
   CHECK(tab.where == "line 3, column 1");
   CHECK(tab.message == "invalid YAML: a tab in the indentation (YAML indents with spaces only)");
   CHECK(yaml("a:\t2\nb: \"x\ty\"\n") == json{{"a", 2}, {"b", "x\ty"}});  // a tab elsewhere is white space
@@ -108,7 +108,7 @@ TEST_CASE("a ',' where a document should start is a syntax error at the ',', not
                                     {"&x ,\n", "line 1, column 4"},
                                     {"- a\n,\n", "line 2, column 1"},
                                     {"|\n  text\n,\n", "line 3, column 1"}}) {
-    const test::Failure f = refusal(text);
+    const test::Failure f = yaml_refusal(text);
     CHECK(f.where == where);
     CHECK(f.message == "invalid YAML: did not find expected node content");
   }
@@ -116,16 +116,16 @@ TEST_CASE("a ',' where a document should start is a syntax error at the ',', not
   CHECK(yaml("") == json(nullptr));
   CHECK(yaml("# only a comment\n") == json(nullptr));
   CHECK(yaml("---\na: 1\n...\n") == json{{"a", 1}});
-  CHECK(refusal("---\n---\n---\n").message.rfind("expected one YAML document, got 3", 0) == 0);
+  CHECK(yaml_refusal("---\n---\n---\n").message.rfind("expected one YAML document, got 3", 0) == 0);
 }
 
 TEST_CASE("the text is UTF-8 without control characters, as go-yaml's reader takes it; the first bad byte is named") {
-  const test::Failure nul = refusal(std::string("a: 1\nb: x\0y\n", 12));
+  const test::Failure nul = yaml_refusal(std::string("a: 1\nb: x\0y\n", 12));
   CHECK(nul.where == "line 2, column 5");
   CHECK(nul.message == "expected text, got the control character \\x00");
-  CHECK(refusal("a: 1\n# caf\xc3\n").where == "line 2, column 6");  // in a comment too
-  CHECK(refusal("a: 1\n# caf\xc3\n").message == "expected UTF-8 text, got the byte \\xC3");
-  CHECK(refusal("a: \x1b[31m\n").where == "line 1, column 4");
+  CHECK(yaml_refusal("a: 1\n# caf\xc3\n").where == "line 2, column 6");  // in a comment too
+  CHECK(yaml_refusal("a: 1\n# caf\xc3\n").message == "expected UTF-8 text, got the byte \\xC3");
+  CHECK(yaml_refusal("a: \x1b[31m\n").where == "line 1, column 4");
   CHECK(yaml("\xef\xbb\xbf"
              "a: caf\xc3\xa9\r\n") == json{{"a", "caf\xc3\xa9"}});  // a BOM, CR LF and UTF-8 are fine
 }
@@ -133,19 +133,19 @@ TEST_CASE("the text is UTF-8 without control characters, as go-yaml's reader tak
 TEST_CASE("nesting and alias expansion are bounded: a few bytes cannot become a billion values") {
   std::string deep;
   for (int i = 0; i < 100; ++i) deep += "[";
-  CHECK(refusal(deep + std::string(100, ']')).message.find("nested more than 64") != std::string::npos);
+  CHECK(yaml_refusal(deep + std::string(100, ']')).message.find("nested more than 64") != std::string::npos);
   std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
   for (char c = 'b'; c <= 'j'; ++c)
     bomb += std::string(1, c) + ": &" + c + " [*" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" +
             char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) +
             ", *" + char(c - 1) + ", *" + char(c - 1) + "]\n";
-  CHECK(refusal(bomb).message.find("aliases are expanded") != std::string::npos);
-  CHECK(refusal("a: &a [*a]\n").message.find("nested more than 64") != std::string::npos);  // an alias to itself
+  CHECK(yaml_refusal(bomb).message.find("aliases are expanded") != std::string::npos);
+  CHECK(yaml_refusal("a: &a [*a]\n").message.find("nested more than 64") != std::string::npos);  // an alias to itself
   // yaml-cpp's own recursion limit (500 levels) ends a deeper document before it is converted.
-  const test::Failure parser = refusal("a: " + std::string(100000, '[') + std::string(100000, ']'));
+  const test::Failure parser = yaml_refusal("a: " + std::string(100000, '[') + std::string(100000, ']'));
   CHECK(parser.where.rfind("line 1, column ", 0) == 0);
   CHECK(parser.message == "invalid YAML: nested more than 64 levels deep");
   std::string block;
   for (int i = 0; i < 600; ++i) block += std::string(static_cast<std::size_t>(i), ' ') + "k:\n";
-  CHECK(refusal(block).message.find("nested more than 64 levels deep") != std::string::npos);
+  CHECK(yaml_refusal(block).message.find("nested more than 64 levels deep") != std::string::npos);
 }

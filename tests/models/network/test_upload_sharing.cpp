@@ -41,8 +41,8 @@ struct Random {
 
 // `senders` sender links then `receivers` receiver links; uploads at Poisson times of `rate`
 // (optionally in bursts of `burst`), sizes uniform in [0.5, 1.5] × `bytes`.
-std::vector<TraceUpload> random_trace(Random& rnd, int uploads, double rate, int burst, int senders, int receivers,
-                                      int classes, double bytes, double cancel_share = 0) {
+std::vector<TraceUpload> random_upload_trace(Random& rnd, int uploads, double rate, int burst, int senders,
+                                             int receivers, int classes, double bytes, double cancel_share = 0) {
   std::vector<TraceUpload> trace;
   double t = 0;
   while (static_cast<int>(trace.size()) < uploads) {
@@ -153,8 +153,8 @@ TEST_CASE("random traces end as the plain fluid simulation ends them") {
       CAPTURE(seed);
       Random rnd(seed);
       const int senders = 12, receivers = 4;
-      const std::vector<TraceUpload> trace = random_trace(rnd, 400, c.rate, c.burst, senders, receivers,
-                                                          static_cast<int>(c.classes.size()), 15.6e6, c.cancel_share);
+      const std::vector<TraceUpload> trace = random_upload_trace(
+          rnd, 400, c.rate, c.burst, senders, receivers, static_cast<int>(c.classes.size()), 15.6e6, c.cancel_share);
       std::vector<double> private_Bps(senders, c.worker_Bps);
       private_Bps.insert(private_Bps.end(), receivers, c.server_Bps);
       const TraceLinks links{c.shared_Bps, private_Bps, c.classes, c.factor};

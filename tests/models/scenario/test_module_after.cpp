@@ -17,7 +17,7 @@ json three_modules() {
   return d;
 }
 
-test::Failure failure_of_document(const json& d) {
+test::Failure after_failure_of(const json& d) {
   return test::failure_of([&] { test::parse(d); });
 }
 
@@ -42,20 +42,20 @@ TEST_CASE("after names earlier or later modules; modules without it wait for not
 TEST_CASE("unknown, ambiguous and self references, and cycles, are refused at their after") {
   json d = three_modules();
   d["workload"]["modules"][1]["after"] = {"reco", "nope"};
-  test::Failure f = failure_of_document(d);
+  test::Failure f = after_failure_of(d);
   CHECK(f.where == "/workload/modules/1/after/1");
   CHECK(f.message == "no module named \"nope\": expected the name of a module of /workload/modules");
 
   d = three_modules();
   d["workload"]["modules"][1]["after"] = {"ml"};
-  f = failure_of_document(d);
+  f = after_failure_of(d);
   CHECK(f.where == "/workload/modules/1/after/0");
   CHECK(f.message == "a module cannot wait for itself: expected another module's name");
 
   d = three_modules();
   d["workload"]["modules"][2]["name"] = "reco";
   d["workload"]["modules"][1]["after"] = {"reco"};
-  f = failure_of_document(d);
+  f = after_failure_of(d);
   CHECK(f.where == "/workload/modules/1/after/0");
   CHECK(f.message.find("modules 0 and 2 are both named \"reco\"") == 0);
 
@@ -63,14 +63,14 @@ TEST_CASE("unknown, ambiguous and self references, and cycles, are refused at th
   d["workload"]["modules"][0]["after"] = {"reco2"};
   d["workload"]["modules"][1]["after"] = {"reco"};
   d["workload"]["modules"][2]["after"] = {"ml"};
-  f = failure_of_document(d);
+  f = after_failure_of(d);
   CHECK(f.where == "/workload/modules/0/after");
   CHECK(f.message.find("the modules \"reco\" -> \"reco2\" -> \"ml\" -> \"reco\" each wait for the next (a cycle)") ==
         0);
 
   d = three_modules();
   d["workload"]["modules"][0]["after"] = "reco2";
-  CHECK(failure_of_document(d).where == "/workload/modules/0/after");
+  CHECK(after_failure_of(d).where == "/workload/modules/0/after");
   d["workload"]["modules"][0]["after"] = {3};
-  CHECK(failure_of_document(d).where == "/workload/modules/0/after/0");
+  CHECK(after_failure_of(d).where == "/workload/modules/0/after/0");
 }

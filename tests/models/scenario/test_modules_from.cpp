@@ -54,7 +54,7 @@ json from_report(const json& group, bool offload = true) {
 const CpuModule& cpu_at(const Scenario& s, std::size_t i) { return std::get<CpuModule>(s.workload.modules.at(i)); }
 double seconds(const CpuModule& m) { return std::get<ConstantDist>(m.time).value; }
 
-test::Failure failure_of_document(const json& d) {
+test::Failure modules_from_failure_of(const json& d) {
   return test::failure_of([&] { test::parse(d); });
 }
 
@@ -191,7 +191,7 @@ TEST_CASE("the report's job's threads and streams become the jobs' own, unless t
 
   d["workload"].erase("threads");
   d["platform"]["worker_pools"][0]["cores_per_node"] = 4;  // the report's job does not fit a node
-  const test::Failure failure = failure_of_document(d);
+  const test::Failure failure = modules_from_failure_of(d);
   CHECK(failure.where == "/workload/modules_from/threads");
   CHECK(failure.message.find("expected at most 4 threads") != std::string::npos);
 }
@@ -211,98 +211,101 @@ TEST_CASE("a relative report path is read beside the scenario file") {
 TEST_CASE("bad modules_from settings are refused where they are written") {
   json d = from_report("all");
   d["workload"]["modules"] = test::base_scenario()["workload"]["modules"];
-  CHECK(failure_of_document(d).where == "/workload");
-  CHECK(failure_of_document(d).message.find("expected exactly one of \"modules\"") == 0);
+  CHECK(modules_from_failure_of(d).where == "/workload");
+  CHECK(modules_from_failure_of(d).message.find("expected exactly one of \"modules\"") == 0);
 
   d = from_report("all");
   d["workload"]["modules_from"]["fasttimer"] = 3;
-  CHECK(failure_of_document(d).where == "/workload/modules_from/fasttimer");
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/fasttimer");
 
   d = from_report("package");
-  CHECK(failure_of_document(d).where == "/workload/modules_from/group");
-  CHECK(failure_of_document(d).message ==
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/group");
+  CHECK(modules_from_failure_of(d).message ==
         "expected \"all\", \"type\" or \"module\" (or an object of named groups), got \"package\"");
 
   d = from_report(3);
-  CHECK(failure_of_document(d).where == "/workload/modules_from/group");
-  CHECK(failure_of_document(d).message ==
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/group");
+  CHECK(modules_from_failure_of(d).message ==
         "expected \"all\", \"type\" or \"module\" (or an object of named groups), got number");
 
   d = from_report("all");
   d["workload"]["modules_from"]["offload"]["noSuchModule"] = {{"model", "m"}, {"request", tagger_request()}};
-  CHECK(failure_of_document(d).where == "/workload/modules_from/offload/noSuchModule");
-  CHECK(failure_of_document(d).message.find("no module labelled \"noSuchModule\" in the FastTimerService report") == 0);
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/offload/noSuchModule");
+  CHECK(modules_from_failure_of(d).message.find("no module labelled \"noSuchModule\" in the FastTimerService report") ==
+        0);
 
   d = from_report("all");
   d["workload"]["modules_from"]["offload"][kTagger]["model"] = "nope";
-  CHECK(failure_of_document(d).where == "/workload/modules_from/offload/" + kTagger + "/model");
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/offload/" + kTagger + "/model");
 
   d = from_report("all");
   d["workload"]["modules_from"]["offload"][kTagger]["request"]["type"] = "inference";
-  CHECK(failure_of_document(d).where == "/workload/modules_from/offload/" + kTagger + "/request/type");
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/offload/" + kTagger + "/request/type");
 
   d = from_report("all");
   d["workload"]["modules_from"]["threads"] = 0;
-  CHECK(failure_of_document(d).where == "/workload/modules_from/threads");
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/threads");
 
   // A check across sections names the offloaded module's request: the model has no variable dim.
   d = from_report("all");
   d["workload"]["modules_from"]["offload"][kTagger]["request"]["elements_per_item"] = 3;
-  CHECK(failure_of_document(d).where == "/workload/modules_from/offload/" + kTagger + "/request/elements_per_item");
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/offload/" + kTagger + "/request/elements_per_item");
 }
 
 TEST_CASE("named groups that do not fit the report are refused") {
   json d = from_report(json{{"g", {"noSuchLabelOrType"}}});
-  CHECK(failure_of_document(d).where == "/workload/modules_from/group/g/0");
-  CHECK(failure_of_document(d).message.find("\"noSuchLabelOrType\" is no CPU module's label or C++ type") == 0);
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/group/g/0");
+  CHECK(modules_from_failure_of(d).message.find("\"noSuchLabelOrType\" is no CPU module's label or C++ type") == 0);
   d = from_report(json{{"a", {"TrackProducer"}}, {"b", {"initialStepTracks"}}});
-  CHECK(failure_of_document(d).where == "/workload/modules_from/group/b/0");
-  CHECK(failure_of_document(d).message ==
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/group/b/0");
+  CHECK(modules_from_failure_of(d).message ==
         "module \"initialStepTracks\" is already in group \"a\": expected each module in one group");
   d = from_report(json{{"g", {kTagger}}});
-  CHECK(failure_of_document(d).message.find("is offloaded") != std::string::npos);
+  CHECK(modules_from_failure_of(d).message.find("is offloaded") != std::string::npos);
   d = from_report(json{{"g", json::array()}});
-  CHECK(failure_of_document(d).where == "/workload/modules_from/group/g");
+  CHECK(modules_from_failure_of(d).where == "/workload/modules_from/group/g");
 }
 
 TEST_CASE("a report that is missing or malformed is refused, naming the report and where in it") {
   json d = from_report("all");
   d["workload"]["modules_from"]["fasttimer"] = "/nonexistent/report.json";
-  CHECK(failure_of_document(d).file == "/nonexistent/report.json");
+  CHECK(modules_from_failure_of(d).file == "/nonexistent/report.json");
 
-  auto failure = failure_of_document(with_edited_report("zero_events.json", [](json& r) { r["total"]["events"] = 0; }));
+  auto failure =
+      modules_from_failure_of(with_edited_report("zero_events.json", [](json& r) { r["total"]["events"] = 0; }));
   CHECK(failure.file.find("zero_events.json") != std::string::npos);
   CHECK(failure.where == "/total/events");
   CHECK(failure.message.find("no events") != std::string::npos);
 
-  failure =
-      failure_of_document(with_edited_report("negative.json", [](json& r) { r["modules"][3]["time_thread"] = -1.5; }));
+  failure = modules_from_failure_of(
+      with_edited_report("negative.json", [](json& r) { r["modules"][3]["time_thread"] = -1.5; }));
   CHECK(failure.where == "/modules/3/time_thread");
   CHECK(failure.message.find("expected a number >= 0") == 0);
 
-  failure = failure_of_document(
+  failure = modules_from_failure_of(
       with_edited_report("string_time.json", [](json& r) { r["modules"][1]["time_thread"] = "8"; }));
   CHECK(failure.where == "/modules/1/time_thread");
 
-  failure = failure_of_document(with_edited_report("no_label.json", [](json& r) { r["modules"][2].erase("label"); }));
+  failure =
+      modules_from_failure_of(with_edited_report("no_label.json", [](json& r) { r["modules"][2].erase("label"); }));
   CHECK(failure.where == "/modules/2/label");
 
-  failure = failure_of_document(
+  failure = modules_from_failure_of(
       with_edited_report("repeated.json", [](json& r) { r["modules"][4]["label"] = "initialStepTracks"; }));
   CHECK(failure.where == "/modules/4/label");
   CHECK(failure.message.find("repeats /modules/3") != std::string::npos);
 
-  failure = failure_of_document(with_edited_report("not_object.json", [](json& r) { r = json::array({1, 2}); }));
+  failure = modules_from_failure_of(with_edited_report("not_object.json", [](json& r) { r = json::array({1, 2}); }));
   CHECK(failure.where == "/");
 
-  failure = failure_of_document(with_edited_report("entry.json", [](json& r) { r["modules"][0] = 7; }));
+  failure = modules_from_failure_of(with_edited_report("entry.json", [](json& r) { r["modules"][0] = 7; }));
   CHECK(failure.where == "/modules/0");
 
   failure =
-      failure_of_document(with_edited_report("huge.json", [](json& r) { r["modules"][0]["time_thread"] = 1e300; }));
+      modules_from_failure_of(with_edited_report("huge.json", [](json& r) { r["modules"][0]["time_thread"] = 1e300; }));
   CHECK(failure.where == "/modules/0/time_thread");
 
-  failure = failure_of_document(
+  failure = modules_from_failure_of(
       with_edited_report("only_idle.json", [](json& r) { r["modules"] = json::array({r["modules"].back()}); }));
   CHECK(failure.where == "/workload/modules_from/fasttimer");
   CHECK(failure.message.find("only \"idle\"") != std::string::npos);
@@ -359,7 +362,7 @@ TEST_CASE("a group that the offloaded module splits is a cycle, refused at the g
   std::string text = graph_text();
   text.insert(text.rfind('}'), "8 -> 7;\n");  // the jets consume the tagger's product
   json d = with_graph("all", test::write_scratch_file("split.gv", text));
-  const test::Failure failure = failure_of_document(d);
+  const test::Failure failure = modules_from_failure_of(d);
   CHECK(failure.where == "/workload/modules_from/graph");
   CHECK(failure.message.find("the modules \"process RECO\" -> \"" + kTagger +
                              "\" -> \"process RECO\" each wait for the next") == 0);
@@ -373,22 +376,22 @@ TEST_CASE("a DependencyGraph file that is not the report's job's, or not the sub
   std::string text = graph_text();
   text.erase(text.find("2[color"), text.find('\n', text.find("2[color")) - text.find("2[color") + 1);
   json d = with_graph("module", test::write_scratch_file("no-beamspot.gv", text));
-  test::Failure failure = failure_of_document(d);
+  test::Failure failure = modules_from_failure_of(d);
   CHECK(failure.where == "/workload/modules_from/graph");
   CHECK(failure.message.find("module \"offlineBeamSpot\" of the FastTimerService report") == 0);
 
   text = graph_text();
   text.insert(text.rfind('}'), "subgraph clusterSUB {\n}\n");
-  failure = failure_of_document(with_graph("module", test::write_scratch_file("sub.gv", text)));
+  failure = modules_from_failure_of(with_graph("module", test::write_scratch_file("sub.gv", text)));
   CHECK(failure.where == "line 23, column 1");  // inserted before the last line, 23
   CHECK(failure.message.find("'subgraph' is not read") == 0);
 
   text = graph_text();
   text.insert(text.rfind('}'), "9[label=source];\n");
-  failure = failure_of_document(with_graph("module", test::write_scratch_file("twice.gv", text)));
+  failure = modules_from_failure_of(with_graph("module", test::write_scratch_file("twice.gv", text)));
   CHECK(failure.where == "line 23");
   CHECK(failure.message.find("a second node labelled \"source\"") == 0);
 
-  failure = failure_of_document(with_graph("module", "/nonexistent/dependency.gv"));
+  failure = modules_from_failure_of(with_graph("module", "/nonexistent/dependency.gv"));
   CHECK(failure.file == "/nonexistent/dependency.gv");
 }

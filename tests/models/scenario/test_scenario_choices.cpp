@@ -9,7 +9,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string error_of(const json& document) {
+std::string choice_error_of(const json& document) {
   return test::input_error_of([&] { test::parse(document); });
 }
 
@@ -18,12 +18,12 @@ std::string error_of(const json& document) {
 TEST_CASE("submit patterns are the start patterns and the batch system's own, in that order") {
   json d = test::base_scenario();
   d["workload"]["start"]["pattern"] = "burst";
-  CHECK(error_of(d) ==
+  CHECK(choice_error_of(d) ==
         "test.json: /workload/start/pattern: expected \"all_at_once\", \"staggered\", \"spread\" or "
         "\"waves\", got \"burst\"");
   d["workload"].erase("start");
   d["workload"]["submit"] = {{"pattern", "burst"}};
-  CHECK(error_of(d) ==
+  CHECK(choice_error_of(d) ==
         "test.json: /workload/submit/pattern: expected \"all_at_once\", \"staggered\", \"spread\", "
         "\"waves\", \"poisson\" or \"trace\", got \"burst\"");
   d["workload"]["submit"] = {{"pattern", "waves"}, {"jobs_per_wave", 2}, {"period", "1s"}};
@@ -33,21 +33,21 @@ TEST_CASE("submit patterns are the start patterns and the batch system's own, in
 TEST_CASE("messages naming another key's choices take them from its table") {
   json d = test::base_scenario();
   d["platform"]["proxy"] = {{"nic", {{"bandwidth", "1Gbps"}, {"latency", "1ms"}}}};
-  CHECK(error_of(d) ==
+  CHECK(choice_error_of(d) ==
         "test.json: /platform/proxy: a proxy balances requests: expected /platform/load_balancing "
         "\"round_robin\", \"random\" or \"least_request\" with it");
   d = test::base_scenario();
   d["workload"]["modules"][1]["on_failure"] = "fallback";
-  CHECK(error_of(d) ==
+  CHECK(choice_error_of(d) ==
         "test.json: /workload/modules/1: \"on_failure\": \"fallback\" runs the module on the CPU: "
         "expected a \"cpu_fallback\" time");
   d["workload"]["modules"][1]["on_failure"] = "fail_job";
   d["workload"]["modules"][1]["fallback_scope"] = "job";
-  CHECK(error_of(d) ==
+  CHECK(choice_error_of(d) ==
         "test.json: /workload/modules/1/fallback_scope: expected only with \"on_failure\": \"fallback\"");
   d = test::base_scenario();
   d["workload"]["modules"][1]["items_per_event"] = {{"distribution", "poisson"}, {"mean", 1e5}};
-  CHECK(error_of(d) ==
+  CHECK(choice_error_of(d) ==
         "test.json: /workload/modules/1/items_per_event/mean: expected a mean above 0 and at most 10000 "
         "(for larger counts use \"uniform\" or \"empirical\")");
 }
@@ -56,7 +56,7 @@ TEST_CASE("each choice key lists its names") {
   const auto error_setting = [](const json::json_pointer& key, const json& value) {
     json d = test::base_scenario();
     d[key] = value;
-    return error_of(d);
+    return choice_error_of(d);
   };
   CHECK(error_setting(json::json_pointer("/platform/load_balancing"), "nearest") ==
         "test.json: /platform/load_balancing: expected \"per_job\", \"round_robin\", \"random\" or \"least_request\", "

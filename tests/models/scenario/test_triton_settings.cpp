@@ -19,7 +19,7 @@ using test::write_pbtxt;
 
 namespace {
 
-const std::string data_dir = SONICSIM_TEST_DATA_DIR "/triton";
+const std::string triton_data_dir = SONICSIM_TEST_DATA_DIR "/triton";
 
 Failure scenario_failure(const json& document, const std::string& file = "test.json") {
   return failure_of([&] { parse_scenario(document, file); });
@@ -43,7 +43,7 @@ json resnet_from_file() {
   auto& model = d["models"]["resnet50_onnx"];
   model.erase("max_batch_size");
   model.erase("instances_per_gpu");
-  model["triton_config"] = data_dir + "/resnet50_onnx.pbtxt";
+  model["triton_config"] = triton_data_dir + "/resnet50_onnx.pbtxt";
   return d;
 }
 
@@ -82,7 +82,7 @@ TEST_CASE("scenario: triton_config gives the same model as the same settings wri
 
   const ModelSpec& x = a.models.at(0);
   const ModelSpec& y = b.models.at(0);
-  CHECK(x.triton_config_path == data_dir + "/resnet50_onnx.pbtxt");
+  CHECK(x.triton_config_path == triton_data_dir + "/resnet50_onnx.pbtxt");
   CHECK(y.triton_config_path.empty());
   CHECK(x.triton.max_batch_size == 64);
   CHECK(x.triton.max_batch_size == y.triton.max_batch_size);
@@ -100,14 +100,14 @@ TEST_CASE("scenario: a relative triton_config is found from the scenario's direc
   model.erase("instances_per_gpu");
   model["max_batch_size"] = 64;  // equal to the file's: allowed
   model["triton_config"] = "resnet50_onnx.pbtxt";
-  const Scenario s = parse_scenario(d, data_dir + "/scenario.json");
-  CHECK(s.models.at(0).triton_config_path == data_dir + "/resnet50_onnx.pbtxt");
+  const Scenario s = parse_scenario(d, triton_data_dir + "/scenario.json");
+  CHECK(s.models.at(0).triton_config_path == triton_data_dir + "/resnet50_onnx.pbtxt");
 
   const Failure missing = scenario_failure(d, "elsewhere/scenario.json");
   CHECK(missing.where == "/models/resnet50_onnx/triton_config");
   CHECK(missing.message == "cannot open the Triton model configuration \"elsewhere/resnet50_onnx.pbtxt\"");
   model["triton_config"] = ".";  // a directory
-  CHECK(scenario_failure(d, data_dir + "/scenario.json").where == "/models/resnet50_onnx/triton_config");
+  CHECK(scenario_failure(d, triton_data_dir + "/scenario.json").where == "/models/resnet50_onnx/triton_config");
 }
 
 TEST_CASE("scenario: without Triton keys a model keeps the default scheduler and instances_per_gpu") {
@@ -141,7 +141,7 @@ TEST_CASE("scenario: conflicting keys and bad inline values are errors at their 
   const std::string p = "/models/resnet50_onnx/";
   for (const Case& c : std::vector<Case>{
            {"max_batch_size", 32, p + "max_batch_size",
-            "expected 64, the max_batch_size of \"" + data_dir +
+            "expected 64, the max_batch_size of \"" + triton_data_dir +
                 "/resnet50_onnx.pbtxt\" (or no max_batch_size here), got 32"},
            {"instances_per_gpu", 2, p + "instances_per_gpu",
             "\"instances_per_gpu\" cannot be used with \"triton_config\": the file sets the scheduling and the "

@@ -28,7 +28,7 @@ struct Trace {
   std::vector<double> exec_by_units;  // kernel time by batch units (index 0 unused)
 };
 
-Trace random_trace(std::mt19937_64& rng) {
+Trace random_batcher_trace(std::mt19937_64& rng) {
   auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
   auto integer = [&](int a, int b) { return std::uniform_int_distribution<int>(a, b)(rng); };
   Trace t;
@@ -100,7 +100,7 @@ TEST_CASE("on random traces every request is served, timed out or refused exactl
   std::mt19937_64 rng(20261123);
   int traces_with_bursts = 0, timed_out = 0, refused = 0, batched = 0;
   for (int trace = 0; trace < 3000; ++trace) {
-    const Trace t = random_trace(rng);
+    const Trace t = random_batcher_trace(rng);
     CAPTURE(trace);
     TestBatcher batcher(t.settings);
     const Outcome out = drive(

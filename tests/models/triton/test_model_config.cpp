@@ -16,7 +16,7 @@ using test::write_pbtxt;
 
 namespace {
 
-const std::string data_dir = SONICSIM_TEST_DATA_DIR "/triton";
+const std::string config_data_dir = SONICSIM_TEST_DATA_DIR "/triton";
 
 Failure pbtxt_failure(const std::string& text, const std::string& model = "m") {
   const std::string path = write_pbtxt("case", text);
@@ -30,7 +30,7 @@ bool at_line(const Failure& f, int line) { return f.where.rfind("line " + std::t
 }  // namespace
 
 TEST_CASE("the reference example config.pbtxt reads into SI units and normalises as Triton does") {
-  ModelConfig config = read_triton_config(data_dir + "/resnet50_onnx.pbtxt", "resnet50_onnx");
+  ModelConfig config = read_triton_config(config_data_dir + "/resnet50_onnx.pbtxt", "resnet50_onnx");
   CHECK(config.name == "resnet50_onnx");
   CHECK(config.backend == "onnxruntime");
   CHECK(config.max_batch_size == 64);
@@ -57,7 +57,7 @@ TEST_CASE("the reference example config.pbtxt reads into SI units and normalises
 }
 
 TEST_CASE("fields Triton accepts but sonicsim does not model are parsed and ignored") {
-  ModelConfig config = read_triton_config(data_dir + "/every_section.pbtxt", "tagger_trt");
+  ModelConfig config = read_triton_config(config_data_dir + "/every_section.pbtxt", "tagger_trt");
   CHECK(config.backend == "tensorrt_plan");  // no backend: the platform
   normalize_model_config(config, 2);
   REQUIRE(config.instance_groups.size() == 2);

@@ -28,7 +28,7 @@ BatcherSetup preferred_only_model(int hold) {
   return s;
 }
 
-Outcome run(BatcherSetup settings, const std::vector<Arrival>& arrivals) {
+Outcome run_queue(BatcherSetup settings, const std::vector<Arrival>& arrivals) {
   TestBatcher batcher(std::move(settings));
   return drive(batcher, 4, kExec, arrivals, 1000.0);
 }
@@ -41,7 +41,7 @@ std::vector<int> sorted(std::vector<int> v) {
 }  // namespace
 
 TEST_CASE("QA static_batch_preferred: {2:1, 6:1}, both at once") {
-  const auto out = run(qa_model(), {{0.0, 2}, {1.0, 6}});
+  const auto out = run_queue(qa_model(), {{0.0, 2}, {1.0, 6}});
   CHECK(out.sizes() == std::vector<int>{2, 6});
   CHECK(out.batches[0].at_s == 0.0);
   CHECK(out.batches[1].at_s == 1.0);
@@ -49,7 +49,7 @@ TEST_CASE("QA static_batch_preferred: {2:1, 6:1}, both at once") {
 
 TEST_CASE("QA static_batch_lt_any_preferred and static_batch_not_preferred: {1:1} / {3:1} at the delay") {
   for (int units : {1, 3}) {
-    const auto out = run(qa_model(), {{0.0, units}});
+    const auto out = run_queue(qa_model(), {{0.0, units}});
     REQUIRE(out.batches.size() == 1);
     CHECK(out.batches[0].units == units);
     CHECK(out.batches[0].at_s == doctest::Approx(kDelay));
@@ -57,46 +57,46 @@ TEST_CASE("QA static_batch_lt_any_preferred and static_batch_not_preferred: {1:1
 }
 
 TEST_CASE("QA static_batch_gt_max_preferred: {7:1} at once") {
-  const auto out = run(qa_model(), {{0.0, 7}});
+  const auto out = run_queue(qa_model(), {{0.0, 7}});
   CHECK(out.sizes() == std::vector<int>{7});
   CHECK(out.batches[0].at_s == 0.0);
 }
 
 TEST_CASE("QA multi_batch_not_preferred: 1 + 3 -> {4:1} at the delay") {
-  const auto out = run(qa_model(), burst({1, 3}));
+  const auto out = run_queue(qa_model(), burst({1, 3}));
   CHECK(out.sizes() == std::vector<int>{4});
   CHECK(out.batches[0].at_s == doctest::Approx(kDelay));
 }
 
 TEST_CASE("QA multi_batch_gt_max_preferred: 3 then 7 -> {3:1, 7:1}, both at once") {
-  const auto out = run(qa_model(), burst({3, 7}));
+  const auto out = run_queue(qa_model(), burst({3, 7}));
   CHECK(out.sizes() == std::vector<int>{3, 7});
   CHECK(out.batches[0].at_s == 0.0);
   CHECK(out.batches[1].at_s == 0.0);
 }
 
 TEST_CASE("QA multi_batch_sum_gt_max_preferred: 3 + 4 -> 3 at once, 4 after the delay") {
-  const auto out = run(qa_model(), burst({3, 4}));
+  const auto out = run_queue(qa_model(), burst({3, 4}));
   CHECK(out.sizes() == std::vector<int>{3, 4});
   CHECK(out.batches[0].at_s == 0.0);
   CHECK(out.batches[1].at_s == doctest::Approx(kDelay));
 }
 
 TEST_CASE("QA multi_batch_delayed_sum_gt_max_preferred: 3, then 4 later -> 3 when 4 arrives, 4 after its delay") {
-  const auto out = run(qa_model(), {{0.0, 3}, {2.0, 4}});
+  const auto out = run_queue(qa_model(), {{0.0, 3}, {2.0, 4}});
   CHECK(out.sizes() == std::vector<int>{3, 4});
   CHECK(out.batches[0].at_s == 2.0);
   CHECK(out.batches[1].at_s == doctest::Approx(2.0 + kDelay));
 }
 
 TEST_CASE("QA multi_batch_use_biggest_preferred: six 1s -> {6:1}") {
-  const auto out = run(qa_model(6), burst({1, 1, 1, 1, 1, 1}));
+  const auto out = run_queue(qa_model(6), burst({1, 1, 1, 1, 1, 1}));
   CHECK(out.sizes() == std::vector<int>{6});
   CHECK(out.batches[0].at_s == 0.0);
 }
 
 TEST_CASE("QA multi_batch_use_best_preferred: three 1s -> {2:1} at once, {1:1} after the delay") {
-  const auto out = run(qa_model(3), burst({1, 1, 1}));
+  const auto out = run_queue(qa_model(3), burst({1, 1, 1}));
   CHECK(out.sizes() == std::vector<int>{2, 1});
   CHECK(out.batches[0].at_s == 0.0);
   CHECK(out.batches[1].at_s == doctest::Approx(kDelay));
@@ -105,33 +105,33 @@ TEST_CASE("QA multi_batch_use_best_preferred: three 1s -> {2:1} at once, {1:1} a
 TEST_CASE("QA multi_batch_delayed_use_max_batch: 3 + 4 + 1 after the delay -> {8:1}, above max preferred") {
   // The batcher first looks when the third request arrives, 11 s after the first: the delay has
   // expired, so the preferred sizes no longer apply and the whole queue goes (up to 8).
-  const auto out = run(qa_model(3), {{0.0, 3}, {0.0, 4}, {11.0, 1}});
+  const auto out = run_queue(qa_model(3), {{0.0, 3}, {0.0, 4}, {11.0, 1}});
   CHECK(out.sizes() == std::vector<int>{8});
   CHECK(out.batches[0].at_s == 11.0);
 }
 
 TEST_CASE("QA preferred_batch_only_aligned: four 1s -> {4:1}") {
-  CHECK(run(preferred_only_model(4), burst({1, 1, 1, 1})).sizes() == std::vector<int>{4});
+  CHECK(run_queue(preferred_only_model(4), burst({1, 1, 1, 1})).sizes() == std::vector<int>{4});
 }
 
 TEST_CASE("QA preferred_batch_only_unaligned: five 1s -> {4:1, 1:1}") {
-  CHECK(sorted(run(preferred_only_model(5), burst({1, 1, 1, 1, 1})).sizes()) == std::vector<int>{1, 4});
+  CHECK(sorted(run_queue(preferred_only_model(5), burst({1, 1, 1, 1, 1})).sizes()) == std::vector<int>{1, 4});
 }
 
 TEST_CASE("QA preferred_batch_only_use_biggest_preferred: seven 1s -> {6:1, 1:1}") {
-  const auto out = run(preferred_only_model(7), burst({1, 1, 1, 1, 1, 1, 1}));
+  const auto out = run_queue(preferred_only_model(7), burst({1, 1, 1, 1, 1, 1, 1}));
   CHECK(out.sizes() == std::vector<int>{6, 1});
 }
 
 TEST_CASE("QA preferred_batch_only_use_no_preferred_size: three 1s -> {3:1}") {
-  CHECK(run(preferred_only_model(3), burst({1, 1, 1})).sizes() == std::vector<int>{3});
+  CHECK(run_queue(preferred_only_model(3), burst({1, 1, 1})).sizes() == std::vector<int>{3});
 }
 
 TEST_CASE("QA multi_batch_preserve_ordering: twelve 1s, preferred [4] -> {4:3}, queue-exit order kept") {
   auto settings = batching(8, {4}, 0.0, 4);
   settings.model.dynamic_batching->preserve_ordering = true;
   settings.scheduler.hold_until_queued = 12;
-  const auto out = run(settings, burst({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
+  const auto out = run_queue(settings, burst({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
   CHECK(out.sizes() == std::vector<int>{4, 4, 4});
   std::vector<std::int64_t> orders;
   for (const auto& b : out.batches) orders.insert(orders.end(), b.orders.begin(), b.orders.end());

@@ -20,7 +20,7 @@ struct Kernel {
 };
 
 // Runs the kernels (by start date) to the end; returns each one's end date.
-std::map<int, double> run(double overlap, const std::vector<Kernel>& kernels) {
+std::map<int, double> run_device(double overlap, const std::vector<Kernel>& kernels) {
   SharedDevice device(overlap);
   std::map<int, double> ends;
   std::size_t next = 0;
@@ -57,7 +57,7 @@ TEST_CASE("two kernels: A of 2 s from t = 0, B of 1 s from t = 0.5") {
     // Plain variables, not a structured binding: CAPTURE makes a lambda, and clang 14 cannot capture bindings.
     const double f = std::get<0>(expected), b_end = std::get<1>(expected), a_end = std::get<2>(expected);
     CAPTURE(f);
-    const auto ends = run(f, kernels);
+    const auto ends = run_device(f, kernels);
     CHECK(ends.at(1) == doctest::Approx(b_end).epsilon(1e-12));
     CHECK(ends.at(0) == doctest::Approx(a_end).epsilon(1e-12));
   }
@@ -76,7 +76,7 @@ TEST_CASE("three kernels: A of 3 s and B of 1 s from t = 0, C of 2 s from t = 1"
     const double f = std::get<0>(expected), a_end = std::get<1>(expected), b_end = std::get<2>(expected),
                  c_end = std::get<3>(expected);
     CAPTURE(f);
-    const auto ends = run(f, kernels);
+    const auto ends = run_device(f, kernels);
     CHECK(ends.at(0) == doctest::Approx(a_end).epsilon(1e-12));
     CHECK(ends.at(1) == doctest::Approx(b_end).epsilon(1e-12));
     CHECK(ends.at(2) == doctest::Approx(c_end).epsilon(1e-12));
@@ -150,7 +150,7 @@ TEST_CASE("by occupancy: u = 1 is time-sharing exactly, u -> 0 full overlap, two
   const auto time_shared = run_by_occupancy(0, {{0, 2.0, 0.0, 1.0}, {1, 1.0, 0.5, 1.0}});
   CHECK(time_shared.at(1) == 2.5);
   CHECK(time_shared.at(0) == 3.0);
-  const auto overlap = run(0.0, {{0, 2.0, 0.0}, {1, 1.0, 0.5}});
+  const auto overlap = run_device(0.0, {{0, 2.0, 0.0}, {1, 1.0, 0.5}});
   CHECK(time_shared == overlap);
   // u -> 0: nobody is slowed (B ends 1.5, A 2.0, as f = 1).
   const auto tiny = run_by_occupancy(0, {{0, 2.0, 0.0, 1e-9}, {1, 1.0, 0.5, 1e-9}});

@@ -13,7 +13,7 @@ namespace {
 
 KernelTime read_affine(const JsonNode& node, LatencyContext&) {
   node.allow_only({"type", "intercept", "per_item", "spread", "scale"});
-  return {AffineLatency{node.at("intercept").duration_s(), node.at("per_item").duration_s()}, std::nullopt};
+  return {AffineLatency{node.at("intercept").duration_s(), node.at("per_item").duration_s()}, std::nullopt, ""};
 }
 
 KernelTime read_table(const JsonNode& node, LatencyContext&) {
@@ -26,14 +26,14 @@ KernelTime read_table(const JsonNode& node, LatencyContext&) {
       point.at("batch").fail("expected batch sizes in strictly increasing order");
     table.points.emplace_back(batch, point.at("latency").duration_s());
   }
-  return {table, std::nullopt};
+  return {table, std::nullopt, ""};
 }
 
 KernelTime read_knee(const JsonNode& node, LatencyContext&) {
   node.allow_only({"type", "flat", "knee_batch", "per_item", "spread", "scale"});
   return {KneeLatency{node.at("flat").positive_duration_s(), node.at("knee_batch").number_positive(),
                       node.at("per_item").duration_s()},
-          std::nullopt};
+          std::nullopt, ""};
 }
 
 // The form the scenario names (or the file's selected one), or the quantile of its band that

@@ -12,17 +12,17 @@ namespace {
 
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
-std::string shown(const nlohmann::json& value) {
+std::string dumped(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 [[noreturn]] void wrong_type(const JsonNode& node, const std::string& expected) {
-  node.fail("expected " + expected + ", got " + node.raw().type_name() + " " + shown(node.raw()));
+  node.fail("expected " + expected + ", got " + node.raw().type_name() + " " + dumped(node.raw()));
 }
 
 double bounded_duration(const JsonNode& node, double seconds) {
   if (!(seconds <= limits::kMaxDurationS))
-    node.fail("expected a duration of at most 1e8 s (about 3 years), got " + shown(node.raw()));
+    node.fail("expected a duration of at most 1e8 s (about 3 years), got " + dumped(node.raw()));
   return seconds;
 }
 
@@ -52,7 +52,7 @@ std::int64_t rendered_integer(const JsonNode& node, std::int64_t min, std::int64
   const nlohmann::json& v = node.raw();
   const auto out_of_range = [&] {
     node.fail("expected an integer from " + std::to_string(min) + " to " + std::to_string(max) +
-              (what.empty() ? "" : " (" + std::string(what) + ")") + ", got " + shown(v));
+              (what.empty() ? "" : " (" + std::string(what) + ")") + ", got " + dumped(v));
   };
   std::int64_t x = 0;
   if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {

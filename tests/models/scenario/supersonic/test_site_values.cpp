@@ -45,7 +45,7 @@ Scenario site(const std::string& file, const json& group = json::object(), const
   return parse_scenario(naming(file, group, platform), "/scenarios/site.json");
 }
 
-bool noted(const Scenario& s, const std::string& text) {
+bool site_noted(const Scenario& s, const std::string& text) {
   for (const std::string& note : s.notes)
     if (note.find(text) != std::string::npos) return true;
   return false;
@@ -95,14 +95,14 @@ TEST_CASE("values-geddes-cms.yaml: ROUND_ROBIN, the gate at 20, KEDA 1 to 11 wit
   CHECK(s.platform.proxy->gate->window_s == 30);
   CHECK(s.platform.proxy->gate->metric == ScalingMetric::SupersonicLoadSummed);
   CHECK_FALSE(s.platform.proxy->connection_limit);
-  CHECK(noted(s, "an external Prometheus"));  // prometheus.external: the scrape interval is the scenario's
+  CHECK(site_noted(s, "an external Prometheus"));  // prometheus.external: the scrape interval is the scenario's
   CHECK(s.platform.scrape_interval_s == 5);
   // Ingress, tracing and the monitoring subcharts are listed on one line, with the file's path.
-  CHECK(noted(s, site_path("values-geddes-cms.yaml") + ": ignored, not simulated: "));
+  CHECK(site_noted(s, site_path("values-geddes-cms.yaml") + ": ignored, not simulated: "));
   for (const char* key : {"envoy.ingress.enabled", "envoy.tracing_sampling_rate", "grafana", "tempo",
                           "opentelemetry-collector", "triton.image", "triton.nodeSelector", "triton.tolerations"})
-    CHECK_MESSAGE(noted(s, key), key);
-  CHECK(noted(
+    CHECK_MESSAGE(site_noted(s, key), key);
+  CHECK(site_noted(
       s, "not read by the chart's templates at e578801 (Helm would keep them unused): ingress"));  // top-level ingress
 }
 
@@ -117,11 +117,12 @@ TEST_CASE("values-anvil-cms.yaml: 1 fixed replica, LEAST_REQUEST, no gate; KEDA'
   CHECK(s.platform.load_balancing == LoadBalancing::LeastRequest);
   REQUIRE(s.platform.proxy);
   CHECK_FALSE(s.platform.proxy->gate);
-  CHECK(noted(s, "unused, their feature is off in this file: keda.maxReplicaCount, keda.minReplicaCount"));
+  CHECK(site_noted(s, "unused, their feature is off in this file: keda.maxReplicaCount, keda.minReplicaCount"));
   // (in the order of the merged values' keys: sorted)
-  CHECK(noted(s,
-              "ignored, not simulated: envoy.ingress.enabled, envoy.ingress.hostName, triton.affinity, triton.args, "
-              "triton.command, triton.image, triton.modelRepository, triton.resources"));
+  CHECK(
+      site_noted(s,
+                 "ignored, not simulated: envoy.ingress.enabled, envoy.ingress.hostName, triton.affinity, triton.args, "
+                 "triton.command, triton.image, triton.modelRepository, triton.resources"));
 }
 
 TEST_CASE(
@@ -133,9 +134,9 @@ TEST_CASE(
   CHECK(s.platform.load_balancing == LoadBalancing::LeastRequest);
   REQUIRE(s.platform.proxy);
   CHECK_FALSE(s.platform.proxy->gate);
-  CHECK(noted(s, "envoy.grpc_route_timeout 5s is not simulated"));
-  CHECK(noted(s, "keda.minReplicaCount"));  // min 1, max 100, windows: unused while KEDA is off
-  CHECK(noted(s, "unused, their feature is off in this file: "));
+  CHECK(site_noted(s, "envoy.grpc_route_timeout 5s is not simulated"));
+  CHECK(site_noted(s, "keda.minReplicaCount"));  // min 1, max 100, windows: unused while KEDA is off
+  CHECK(site_noted(s, "unused, their feature is off in this file: "));
 }
 
 TEST_CASE("values-nautilus-icecube.yaml: one replica, the chart's LEAST_REQUEST, the late probes unused without KEDA") {
@@ -147,12 +148,12 @@ TEST_CASE("values-nautilus-icecube.yaml: one replica, the chart's LEAST_REQUEST,
   CHECK_FALSE(s.platform.proxy->gate);
   // Fixed servers are ready from the start: the probes (startup from 240 s, readiness from 250 s
   // every 30 s) matter only to pods KEDA adds (test_values_mapping.cpp maps them so).
-  CHECK(noted(s,
-              "unused, their feature is off in this file: keda.maxReplicaCount, keda.minReplicaCount, "
-              "prometheus.external.enabled, serverLoadThreshold, triton.readinessProbe.initialDelaySeconds, "
-              "triton.readinessProbe.periodSeconds"));
-  CHECK(noted(s, "triton.startupProbe.initialDelaySeconds"));
-  CHECK(noted(s, "envoy.auth"));  // JWT authentication: not simulated
+  CHECK(site_noted(s,
+                   "unused, their feature is off in this file: keda.maxReplicaCount, keda.minReplicaCount, "
+                   "prometheus.external.enabled, serverLoadThreshold, triton.readinessProbe.initialDelaySeconds, "
+                   "triton.readinessProbe.periodSeconds"));
+  CHECK(site_noted(s, "triton.startupProbe.initialDelaySeconds"));
+  CHECK(site_noted(s, "envoy.auth"));  // JWT authentication: not simulated
 }
 
 TEST_CASE("values-nautilus-atlas.yaml: one replica, ROUND_ROBIN, KEDA's 0 to 1 unused while it is off (False)") {
@@ -163,7 +164,7 @@ TEST_CASE("values-nautilus-atlas.yaml: one replica, ROUND_ROBIN, KEDA's 0 to 1 u
   CHECK(s.platform.load_balancing == LoadBalancing::RoundRobin);
   REQUIRE(s.platform.proxy);
   CHECK_FALSE(s.platform.proxy->gate);
-  CHECK(noted(s, "not read by the chart's templates at e578801 (Helm would keep them unused): triton.name"));
+  CHECK(site_noted(s, "not read by the chart's templates at e578801 (Helm would keep them unused): triton.name"));
 }
 
 TEST_CASE(

@@ -28,11 +28,11 @@ ValuesMapping mapping_of(const std::string& yaml, const json& group = kGroup, co
   return map_values({merged, file, "v.yaml", group, platform, "/platform/servers/0"});
 }
 
-test::Failure refusal(const std::string& yaml, const json& group = kGroup, const json& platform = kPlatform) {
+test::Failure mapping_refusal(const std::string& yaml, const json& group = kGroup, const json& platform = kPlatform) {
   return test::failure_of([&] { mapping_of(yaml, group, platform); });
 }
 
-bool noted(const ValuesMapping& m, const std::string& text) {
+bool mapping_noted(const ValuesMapping& m, const std::string& text) {
   for (const std::string& note : m.notes)
     if (note.find(text) != std::string::npos) return true;
   return false;
@@ -68,7 +68,7 @@ TEST_CASE(
   CHECK(m.platform["load_balancing"] == "least_request");        // envoy.loadBalancerPolicy (configmaps.yaml)
   CHECK(m.platform["proxy"] == json{{"threads", 8}, {"dns_refresh", "5s"}, {"connect_timeout", "0.25s"}});
   CHECK_FALSE(m.platform.contains("scrape_interval"));  // nothing scrapes without KEDA or the gate
-  CHECK(noted(m, "the pods serve the scenario's models"));
+  CHECK(mapping_noted(m, "the pods serve the scenario's models"));
   // The file's own values over the defaults, a map at a time: keda.scaleUp keeps the chart's window.
   const ValuesMapping k = mapping_of(kKeda + "  scaleUp: {periodSeconds: 15}\n");
   CHECK(k.group["autoscaling"]["scale_up"] ==
@@ -85,13 +85,13 @@ TEST_CASE("triton: replicas and GPUs (templates/triton/deployment.yaml)") {
   CHECK(mapping_of("triton:\n  resources:\n    requests: {nvidia.com/gpu: \"2\"}\n").group["gpus_per_server"] == 2);
   CHECK(mapping_of(kGpu, json{{"device", "U250"}}).group["devices_per_server"] == 1);  // the group's naming
   CHECK_FALSE(mapping_of("", json{{"gpu", "T4"}, {"gpus_per_server", 4}}).group.contains("gpus_per_server"));
-  const test::Failure none = refusal("");
+  const test::Failure none = mapping_refusal("");
   CHECK(none.where == "/triton/resources");
   CHECK(none.message.find("devices_per_server") != std::string::npos);
-  CHECK(refusal("triton:\n  resources:\n    limits: {nvidia.com/gpu: 1}\n    requests: {nvidia.com/gpu: 2}\n").where ==
-        "/triton/resources/requests/nvidia.com~1gpu");
-  CHECK(refusal(kGpu + "  replicas: many\n").where == "/triton/replicas");
-  CHECK(refusal(kGpu + "  replicas: -2\n").where == "/triton/replicas");
+  CHECK(mapping_refusal("triton:\n  resources:\n    limits: {nvidia.com/gpu: 1}\n    requests: {nvidia.com/gpu: 2}\n")
+            .where == "/triton/resources/requests/nvidia.com~1gpu");
+  CHECK(mapping_refusal(kGpu + "  replicas: many\n").where == "/triton/replicas");
+  CHECK(mapping_refusal(kGpu + "  replicas: -2\n").where == "/triton/replicas");
 }
 
 TEST_CASE("keda: the ScaledObject's bounds, trigger and behaviour (templates/keda/so.yaml)") {
@@ -118,18 +118,18 @@ TEST_CASE("keda: the ScaledObject's bounds, trigger and behaviour (templates/ked
   const ValuesMapping zero = mapping_of(kKeda + "  minReplicaCount: 0\n  scaleDown: {stabilizationWindowSeconds: 0}\n");
   CHECK(zero.group["autoscaling"]["min_replicas"] == 1);
   CHECK(zero.group["autoscaling"]["scale_down"]["stabilization_window"] == "120s");
-  CHECK(noted(zero, "keda.minReplicaCount 0 renders as 1"));
-  CHECK(noted(zero, "keda.scaleDown.stabilizationWindowSeconds 0 renders as 120"));
+  CHECK(mapping_noted(zero, "keda.minReplicaCount 0 renders as 1"));
+  CHECK(mapping_noted(zero, "keda.scaleDown.stabilizationWindowSeconds 0 renders as 120"));
   // zeroIdleReplicas: idleReplicaCount 0, KEDA between 0 and 1.
   CHECK(mapping_of(kKeda + "  zeroIdleReplicas: true\n").group["autoscaling"]["min_replicas"] == 0);
   // Helm's `if` takes any non-empty string as true.
   const ValuesMapping quoted = mapping_of(kGpu + "keda:\n  enabled: \"false\"\n");
   CHECK(quoted.group.contains("autoscaling"));
-  CHECK(noted(quoted, "keda.enabled is the string \"false\""));
-  CHECK(refusal(kKeda + "  minReplicaCount: 5\n  maxReplicaCount: 3\n").where == "/keda/minReplicaCount");
-  CHECK(refusal(kKeda + "  scaleUp: {periodSeconds: 3600}\n").where == "/keda/scaleUp/periodSeconds");
-  CHECK(refusal(kKeda + "  maxReplicaCount: eleven\n").where == "/keda/maxReplicaCount");
-  CHECK(refusal(kKeda + "envoy: {enabled: false}\n").where == "/keda/enabled");
+  CHECK(mapping_noted(quoted, "keda.enabled is the string \"false\""));
+  CHECK(mapping_refusal(kKeda + "  minReplicaCount: 5\n  maxReplicaCount: 3\n").where == "/keda/minReplicaCount");
+  CHECK(mapping_refusal(kKeda + "  scaleUp: {periodSeconds: 3600}\n").where == "/keda/scaleUp/periodSeconds");
+  CHECK(mapping_refusal(kKeda + "  maxReplicaCount: eleven\n").where == "/keda/maxReplicaCount");
+  CHECK(mapping_refusal(kKeda + "envoy: {enabled: false}\n").where == "/keda/enabled");
 }
 
 TEST_CASE("probes: the readiness probe's grid, or the startup probe's when readiness is reset (deployment.yaml)") {
@@ -140,8 +140,8 @@ TEST_CASE("probes: the readiness probe's grid, or the startup probe's when readi
                  "triton:\n  readinessProbe: {initialDelaySeconds: 250, periodSeconds: 30}\n"
                  "  startupProbe: {initialDelaySeconds: 240}\n  resources: {limits: {nvidia.com/gpu: 1}}\n");
   CHECK(icecube.group["autoscaling"]["readiness"] == json{{"initial_delay", "250s"}, {"period", "30s"}});
-  CHECK_FALSE(noted(icecube, "does not fall on the startup probe"));  // 250 + 30k = 240 + 10(1 + 3k)
-  CHECK(noted(
+  CHECK_FALSE(mapping_noted(icecube, "does not fall on the startup probe"));  // 250 + 30k = 240 + 10(1 + 3k)
+  CHECK(mapping_noted(
       mapping_of(kKedaOnly +
                  "triton:\n  readinessProbe: {initialDelaySeconds: 5}\n  resources: {limits: {nvidia.com/gpu: 1}}\n"),
       "does not fall on the startup probe"));
@@ -153,7 +153,7 @@ TEST_CASE("probes: the readiness probe's grid, or the startup probe's when readi
                                         "triton:\n  readinessProbe: {reset: true}\n  startupProbe: {reset: true}\n"
                                         "  resources: {limits: {nvidia.com/gpu: 1}}\n");
   CHECK(both.group["autoscaling"]["readiness"] == json{{"initial_delay", "0s"}, {"period", "1s"}});
-  CHECK(noted(both, "both probes are reset"));
+  CHECK(mapping_noted(both, "both probes are reset"));
 }
 
 TEST_CASE("envoy: balancing, CPUs, rate limiters and timeouts (templates/envoy/configmaps.yaml, deployment.yaml)") {
@@ -161,21 +161,23 @@ TEST_CASE("envoy: balancing, CPUs, rate limiters and timeouts (templates/envoy/c
   CHECK(mapping_of(kGpu + "envoy: {loadBalancerPolicy: RANDOM}\n").platform["load_balancing"] == "random");
   const ValuesMapping ring = mapping_of(kGpu + "envoy: {loadBalancerPolicy: RING_HASH}\n");
   CHECK(ring.platform["load_balancing"] == "random");
-  CHECK(noted(ring, "RING_HASH: the route sets no hash policy"));
-  const test::Failure unknown = refusal(kGpu + "envoy: {loadBalancerPolicy: FASTEST}\n");
+  CHECK(mapping_noted(ring, "RING_HASH: the route sets no hash policy"));
+  const test::Failure unknown = mapping_refusal(kGpu + "envoy: {loadBalancerPolicy: FASTEST}\n");
   CHECK(unknown.where == "/envoy/loadBalancerPolicy");
   CHECK(unknown.message.find("\"ROUND_ROBIN\", \"LEAST_REQUEST\", \"RING_HASH\", \"RANDOM\" or \"MAGLEV\"") !=
         std::string::npos);
   CHECK(mapping_of(kGpu + "envoy: {resources: {limits: {cpu: \"500m\"}}}\n").platform["proxy"]["threads"] == 1);
   CHECK(mapping_of(kGpu + "envoy: {resources: {limits: {cpu: 16}}}\n").platform["proxy"]["threads"] == 16);
-  CHECK(noted(mapping_of(kGpu + "envoy: {grpc_route_timeout: 5s}\n"), "envoy.grpc_route_timeout 5s is not simulated"));
-  CHECK_FALSE(noted(mapping_of(kGpu), "grpc_route_timeout"));  // 0s: no route timeout, as simulated
-  CHECK(refusal(kGpu + "envoy: {grpc_route_timeout: 5m}\n").where == "/envoy/grpc_route_timeout");
+  CHECK(mapping_noted(mapping_of(kGpu + "envoy: {grpc_route_timeout: 5s}\n"),
+                      "envoy.grpc_route_timeout 5s is not simulated"));
+  CHECK_FALSE(mapping_noted(mapping_of(kGpu), "grpc_route_timeout"));  // 0s: no route timeout, as simulated
+  CHECK(mapping_refusal(kGpu + "envoy: {grpc_route_timeout: 5m}\n").where == "/envoy/grpc_route_timeout");
   const json bucket = mapping_of(kGpu + "envoy: {rate_limiter: {listener_level: {enabled: true}}}\n")
                           .platform["proxy"]["connection_limit"];
   CHECK(bucket == json{{"max_tokens", 5}, {"tokens_per_fill", 1}, {"fill_interval", "12s"}});
-  CHECK(refusal(kGpu + "envoy: {rate_limiter: {listener_level: {enabled: true, fill_interval: 10ms}}}\n").where ==
-        "/envoy/rate_limiter/listener_level/fill_interval");
+  CHECK(
+      mapping_refusal(kGpu + "envoy: {rate_limiter: {listener_level: {enabled: true, fill_interval: 10ms}}}\n").where ==
+      "/envoy/rate_limiter/listener_level/fill_interval");
   const json gate =
       mapping_of(kGpu + "serverLoadThreshold: \"20\"\nenvoy: {rate_limiter: {prometheus_based: {enabled: true}}}\n")
           .platform["proxy"]["saturation_gate"];
@@ -193,7 +195,7 @@ TEST_CASE("serverLoadMetric: the chart's default or Geddes's per-series sum, wit
       "(rate(nv_inference_exec_count{release=~\"sonic-server\"}[30s]) * 1000 + 0.001))'\n");
   CHECK(geddes.group["autoscaling"]["metric"] == "supersonic_load_summed");
   CHECK(geddes.platform["proxy"]["saturation_gate"]["metric"] == "supersonic_load_summed");
-  CHECK(noted(geddes, "divides per pod and then sums"));
+  CHECK(mapping_noted(geddes, "divides per pod and then sums"));
   const ValuesMapping written = mapping_of(
       gate +
       "serverLoadMetric: |\n  sum by (release) (\n    rate(nv_inference_queue_duration_us{release=~\"x\"}[1m])\n  )\n"
@@ -202,16 +204,16 @@ TEST_CASE("serverLoadMetric: the chart's default or Geddes's per-series sum, wit
   CHECK(written.group["autoscaling"]["metric_window"] == "60s");
   CHECK(written.platform["proxy"]["saturation_gate"]["window"] == "60s");
   const std::string custom = gate + "serverLoadMetric: 'avg(nv_gpu_utilization)'\n";
-  const test::Failure f = refusal(custom);
+  const test::Failure f = mapping_refusal(custom);
   CHECK(f.where == "/serverLoadMetric");
   CHECK(f.message.find("/platform/servers/0/autoscaling/metric and metric_window") != std::string::npos);
   CHECK(f.message.find("/platform/proxy/saturation_gate/metric and window") != std::string::npos);
   // The scenario's metric stands for a query sonicsim cannot evaluate.
   const json group = {{"gpu", "T4"}, {"autoscaling", {{"metric", "gpu_utilization"}, {"metric_window", "1m"}}}};
   const json platform = {{"proxy", {{"saturation_gate", {{"metric", "gpu_utilization"}, {"window", "1m"}}}}}};
-  CHECK(noted(mapping_of(custom, group, platform), "the scenario's metric and window stand for it"));
-  CHECK(refusal(kKeda + "serverLoadThreshold: 0\n").where == "/serverLoadThreshold");
-  CHECK(refusal(kKeda + "serverLoadThreshold: lots\n").where == "/serverLoadThreshold");
+  CHECK(mapping_noted(mapping_of(custom, group, platform), "the scenario's metric and window stand for it"));
+  CHECK(mapping_refusal(kKeda + "serverLoadThreshold: 0\n").where == "/serverLoadThreshold");
+  CHECK(mapping_refusal(kKeda + "serverLoadThreshold: lots\n").where == "/serverLoadThreshold");
 }
 
 TEST_CASE("prometheus: the chart's own scrapes at its global scrape_interval; an external one is noted") {
@@ -221,8 +223,8 @@ TEST_CASE("prometheus: the chart's own scrapes at its global scrape_interval; an
             .platform["scrape_interval"] == "90s");
   const ValuesMapping external = mapping_of(keda + "  external: {enabled: true, url: p.example.org}\n");
   CHECK_FALSE(external.platform.contains("scrape_interval"));
-  CHECK(noted(external, "an external Prometheus"));
-  CHECK(refusal(keda + "  enabled: true\n  server: {global: {scrape_interval: 5 seconds}}\n").where ==
+  CHECK(mapping_noted(external, "an external Prometheus"));
+  CHECK(mapping_refusal(keda + "  enabled: true\n  server: {global: {scrape_interval: 5 seconds}}\n").where ==
         "/prometheus/server/global/scrape_interval");
 }
 
@@ -232,7 +234,7 @@ TEST_CASE(
   // Kubernetes's SetDefaults_Probe (a periodSeconds of 0 is 10); the note says what it becomes.
   const ValuesMapping triton = mapping_of(kGpu + "  replicas: 0\n");
   CHECK(triton.group["count"] == 1);
-  CHECK(noted(triton, "triton.replicas 0 renders as 1 (triton/deployment.yaml: `default 1`"));
+  CHECK(mapping_noted(triton, "triton.replicas 0 renders as 1 (triton/deployment.yaml: `default 1`"));
   const ValuesMapping keda =
       mapping_of(kKeda +
                  "  maxReplicaCount: 0\n"
@@ -246,28 +248,28 @@ TEST_CASE(
         "keda.scaleUp.periodSeconds 0 renders as 30 (so.yaml: `default 30`",
         "keda.scaleUp.stepsize 0 renders as 1 (so.yaml: `default 1`", "keda.scaleDown.periodSeconds \"\" renders as 30",
         "keda.scaleDown.stepsize false renders as 1"})
-    CHECK_MESSAGE(noted(keda, text), std::string(text));
+    CHECK_MESSAGE(mapping_noted(keda, text), std::string(text));
   const ValuesMapping probes =
       mapping_of(kKedaOnly +
                  "triton:\n  readinessProbe: {periodSeconds: 0}\n  startupProbe: {periodSeconds: 0}\n"
                  "  resources: {limits: {nvidia.com/gpu: 1}}\n");
   CHECK(probes.group["autoscaling"]["readiness"]["period"] == "10s");
-  CHECK(noted(probes, "triton.readinessProbe.periodSeconds 0 is 10 to Kubernetes"));
-  CHECK(noted(probes, "triton.startupProbe.periodSeconds 0 is 10 to Kubernetes"));
+  CHECK(mapping_noted(probes, "triton.readinessProbe.periodSeconds 0 is 10 to Kubernetes"));
+  CHECK(mapping_noted(probes, "triton.startupProbe.periodSeconds 0 is 10 to Kubernetes"));
   const ValuesMapping envoy = mapping_of(kGpu + "envoy: {replicas: 0, resources: {limits: {cpu: 1e9}}}\n");
   CHECK(envoy.platform["proxy"]["threads"] == 1024);
-  CHECK(noted(envoy, "envoy.replicas 0 renders as 1 (envoy/deployment.yaml: `default 1`"));
-  CHECK(noted(envoy,
-              "envoy.resources.limits.cpu 1000000000 is more than the 1024 threads sonicsim's proxy may have: "
-              "simulated as 1024"));
+  CHECK(mapping_noted(envoy, "envoy.replicas 0 renders as 1 (envoy/deployment.yaml: `default 1`"));
+  CHECK(mapping_noted(envoy,
+                      "envoy.resources.limits.cpu 1000000000 is more than the 1024 threads sonicsim's proxy may have: "
+                      "simulated as 1024"));
   const ValuesMapping fraction = mapping_of(kGpu + "envoy: {resources: {limits: {cpu: 2.5}}}\n");
   CHECK(fraction.platform["proxy"]["threads"] == 2);
-  CHECK(noted(fraction, "envoy.resources.limits.cpu 2.5 is simulated as 2 threads"));
+  CHECK(mapping_noted(fraction, "envoy.resources.limits.cpu 2.5 is simulated as 2 threads"));
   // What the file sets to a value of its own, and what it leaves to the chart, is not noted.
   const ValuesMapping plain =
       mapping_of(kKeda + "  replicas: 2\n  maxReplicaCount: 3\nenvoy: {resources: {limits: {cpu: 4}}}\n");
   for (const char* text : {"renders as", "to Kubernetes", "is more than", "is simulated as"})
-    CHECK_FALSE(noted(plain, text));
+    CHECK_FALSE(mapping_noted(plain, text));
 }
 
 TEST_CASE("what the file sets and the simulation leaves out is listed, one line per kind") {
@@ -276,9 +278,10 @@ TEST_CASE("what the file sets and the simulation leaves out is listed, one line 
                                      "envoy:\n  ingress: {enabled: true, hosts: [a.example.org]}\n"
                                      "keda: {maxReplicaCount: 5, maxReplicas: 6}\n");
   // (in the order of the keys, as the merged values keep them)
-  CHECK(noted(m, "ignored, not simulated: envoy.ingress.enabled, grafana, triton.image"));
-  CHECK(noted(m,
-              "not read by the chart's templates at e578801 (Helm would keep them unused): envoy.ingress.hosts, "
-              "keda.maxReplicas, triton.name"));
-  CHECK(noted(m, "unused, their feature is off in this file: keda.maxReplicaCount"));
+  CHECK(mapping_noted(m, "ignored, not simulated: envoy.ingress.enabled, grafana, triton.image"));
+  CHECK(
+      mapping_noted(m,
+                    "not read by the chart's templates at e578801 (Helm would keep them unused): envoy.ingress.hosts, "
+                    "keda.maxReplicas, triton.name"));
+  CHECK(mapping_noted(m, "unused, their feature is off in this file: keda.maxReplicaCount"));
 }

@@ -18,7 +18,7 @@ DeclaredUnknown only(const json& document) {
   return found.front();
 }
 
-std::string error_of(const json& document) {
+std::string unknowns_error_of(const json& document) {
   try {
     find_declared_unknowns(document, "s.json");
   } catch (const InputError& e) {
@@ -101,7 +101,7 @@ TEST_CASE("alternatives own equal shares of [0, 1); the nominal is the first") {
 
 TEST_CASE("a malformed declaration is one line naming the file, its pointer and what was expected") {
   const auto wrong = [](const char* declaration) {
-    return error_of(json::parse(std::string(R"({"m": {"k": )") + declaration + "}}"));
+    return unknowns_error_of(json::parse(std::string(R"({"m": {"k": )") + declaration + "}}"));
   };
   CHECK(wrong(R"({"between": [1]})") ==
         "s.json: /m/k/between: expected two ends, [LOW, HIGH]: numbers, or numbers with one unit (\"2ms\", \"8ms\")");

@@ -74,8 +74,10 @@ TEST_CASE("too many combinations: a Latin hypercube over the alternatives too") 
 
 TEST_CASE("a batch has at least 10 points and two per unknown") {
   std::string text = "{";
-  for (int i = 0; i < 8; ++i)
-    text += (i ? "," : "") + std::string("\"k") + std::to_string(i) + "\": {\"between\": [0, 1]}";
+  for (int i = 0; i < 8; ++i) {
+    if (i) text += ",";
+    text += "\"k" + std::to_string(i) + "\": {\"between\": [0, 1]}";
+  }
   text += "}";
   CHECK(design_batch_size(unknowns_of(text.c_str())) == 16);
   CHECK(design_batch_size(unknowns_of(R"({"a": {"between": [0, 1]}})")) == 10);
