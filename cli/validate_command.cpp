@@ -75,8 +75,6 @@ const ValidationRow* find_row(const std::vector<ValidationRow>& rows, const std:
   return nullptr;
 }
 
-std::string table_load_label(double load) { return printf_string("%g", load); }
-
 }  // namespace
 
 int validate_command(const std::vector<std::string>& args) {
@@ -145,10 +143,9 @@ int validate_command(const std::vector<std::string>& args) {
       metric = !logs.events.empty()            ? "event_time_wasserstein"
                : !logs.jobs.empty()            ? "job_time_wasserstein"
                : !logs.job_throughputs.empty() ? "job_throughput_wasserstein"
-               : !logs.profile.empty() ? "perf_" + table_load_label(logs.profile.front().value) + "_latency_wasserstein"
-               : !logs.perf_tables.empty()
-                   ? "perf_" + table_load_label(logs.perf_tables.front().rows.front().load) + "_p50"
-                   : "requests_per_s";
+               : !logs.profile.empty()     ? "perf_" + load_label(logs.profile.front().value) + "_latency_wasserstein"
+               : !logs.perf_tables.empty() ? "perf_" + load_label(logs.perf_tables.front().rows.front().load) + "_p50"
+                                           : "requests_per_s";
     std::printf("fitting %s to the logs by %s\n%16s  %12s\n", axis.pointer.c_str(), metric.c_str(), "value", "error");
     double best_error = INFINITY;
     std::string best;

@@ -21,8 +21,6 @@ using namespace sonicsim::validation;
 
 namespace {
 
-std::string load_label(double load) { return printf_string("%g", load); }
-
 std::vector<ValidationRow> compare_prometheus(const Logs& logs, const SimulatedSide& sim, const TimeOptions& times,
                                               const Tolerances& tolerances) {
   if (sim.timeseries.empty())
@@ -39,6 +37,8 @@ std::vector<ValidationRow> compare_prometheus(const Logs& logs, const SimulatedS
 }
 
 }  // namespace
+
+std::string load_label(double load) { return printf_string("%g", load); }
 
 std::vector<ValidationRow> compare_with_perf_levels(const Logs& logs, const json& levels,
                                                     const Tolerances& tolerances) {

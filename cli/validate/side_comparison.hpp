@@ -2,6 +2,7 @@
 // The logs against the simulated side, one ValidationRow per metric: event and job times, per-job
 // throughput, Triton's counters, Prometheus series over time, and perf_analyzer's levels.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,9 @@
 #include "cli/validate/validation_logs.hpp"
 
 namespace sonicsim::cli {
+
+// A measured load as the logs' tables print it and the rows' ids use it ("%g": 8, 0.5, 1e+06).
+std::string load_label(double load);
 
 struct TimeOptions {
   std::optional<double> start_unix_s;  // --prometheus-start

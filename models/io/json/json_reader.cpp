@@ -5,25 +5,12 @@
 #include <set>
 #include <vector>
 
+#include "models/io/json/pointer_token.hpp"
 #include "models/io/limits.hpp"
 #include "models/io/units.hpp"
 
 namespace sonicsim {
 namespace {
-
-// JSON pointer escaping (RFC 6901).
-std::string escape_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
 
 std::string shown(const nlohmann::json& value) {
   return printable(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 60);
@@ -48,7 +35,7 @@ class ParsePosition {
   std::size_t depth() const { return frames_.size(); }
   std::string pointer() const {
     std::string out;
-    for (const Frame& f : frames_) out += "/" + (f.array ? std::to_string(f.index) : escape_token(f.key));
+    for (const Frame& f : frames_) out += "/" + (f.array ? std::to_string(f.index) : pointer_token(f.key));
     return out;
   }
 
@@ -146,7 +133,7 @@ void JsonNode::fail(const std::string& message) const { throw InputError(file_, 
 
 const char* JsonNode::type_name() const { return value_->type_name(); }
 
-std::string JsonNode::child_pointer(const std::string& key) const { return pointer_ + "/" + escape_token(key); }
+std::string JsonNode::child_pointer(const std::string& key) const { return pointer_ + "/" + pointer_token(key); }
 
 void JsonNode::require_object() const {
   if (!value_->is_object()) fail(std::string("expected an object, got ") + type_name() + " " + shown(*value_));

@@ -15,6 +15,7 @@
 
 #include "models/io/input_file.hpp"
 #include "models/io/json/json_reader.hpp"
+#include "models/io/json/pointer_token.hpp"
 #include "models/io/message_text.hpp"
 #include "models/io/text_format.hpp"
 #include "models/io/yaml/yaml_documents.hpp"
@@ -25,12 +26,6 @@ namespace {
 using nlohmann::json;
 
 const std::string kTagPrefix = "tag:yaml.org,2002:";
-
-std::string yaml_pointer_token(const std::string& key) {
-  std::string out;
-  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return out;
-}
 
 bool one_of(std::string_view text, std::initializer_list<std::string_view> names) {
   for (std::string_view n : names)
@@ -185,7 +180,7 @@ class Converter {
         continue;
       }
       const std::string name = key_of(key, pointer);
-      const std::string child = pointer + "/" + yaml_pointer_token(name);
+      const std::string child = pointer + "/" + pointer_token(name);
       if (!seen.insert(name).second)
         fail(child, "duplicate key \"" + name + "\" (each key may appear once in a map; Helm would keep the last)");
       out[name] = convert(it->second, child, depth + 1);
