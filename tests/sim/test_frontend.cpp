@@ -55,14 +55,7 @@ TEST_CASE("one job: every request adds its parsing and serialising time, in the 
 TEST_CASE("one handler thread parses simultaneous requests one after the other; Triton's queue starts after") {
   // Three jobs on three nodes send one 100-item request each at time 0; the uploads share the
   // uplink equally and arrive together. One thread: they enter the scheduler c, 2c and 3c later.
-  json d = with_frontend(test::base_scenario(), 1);
-  d["platform"]["worker_pools"][0]["nodes"] = 3;
-  d["platform"]["placement"] = "spread";
-  d["workload"]["jobs"] = 3;
-  d["workload"]["modules"][0]["time"] = "0s";
-  d["workload"]["modules"][1]["preprocess"] = "0s";
-  d["workload"]["modules"][1]["items_per_event"] = 100;
-  d["workload"]["modules"][1]["items_per_request"] = 100;
+  json d = test::three_requests_at_once(with_frontend(test::base_scenario(), 1));
   const auto r = test::simulate_isolated(test::parse(d));
   REQUIRE(r.requests.size() == 3);
   std::vector<double> enqueued;

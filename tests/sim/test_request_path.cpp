@@ -160,14 +160,7 @@ TEST_CASE("one request's execution is Compute Input + tau + Compute Output, pinn
 TEST_CASE("a batch of B requests gathers each: B per_request + bytes / gather + bytes / host-to-device") {
   // Three jobs on three nodes send one 100-item request each at time 0; they arrive together and
   // the dynamic batcher runs them as one batch of 3 requests.
-  json d = with_tensors(test::base_scenario());
-  d["platform"]["worker_pools"][0]["nodes"] = 3;
-  d["platform"]["placement"] = "spread";
-  d["workload"]["jobs"] = 3;
-  d["workload"]["modules"][0]["time"] = "0s";
-  d["workload"]["modules"][1]["preprocess"] = "0s";
-  d["workload"]["modules"][1]["items_per_event"] = 100;
-  d["workload"]["modules"][1]["items_per_request"] = 100;
+  json d = test::three_requests_at_once(with_tensors(test::base_scenario()));
   d["models"]["m"]["dynamic_batching"] = json::object();
   d["models"]["m"]["staging"] = staging("pinned");
   const auto r = test::simulate_isolated(test::parse(d));

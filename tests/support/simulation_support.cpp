@@ -13,4 +13,15 @@ SimulationResults simulate_isolated(const Scenario& scenario) {
   return nlohmann::json::parse(text).get<SimulationResults>();
 }
 
+nlohmann::json three_requests_at_once(nlohmann::json d) {
+  d["platform"]["worker_pools"][0]["nodes"] = 3;
+  d["platform"]["placement"] = "spread";
+  d["workload"]["jobs"] = 3;
+  d["workload"]["modules"][0]["time"] = "0s";
+  d["workload"]["modules"][1]["preprocess"] = "0s";
+  d["workload"]["modules"][1]["items_per_event"] = 100;
+  d["workload"]["modules"][1]["items_per_request"] = 100;
+  return d;
+}
+
 }  // namespace sonicsim::test

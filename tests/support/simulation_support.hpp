@@ -1,5 +1,7 @@
 #pragma once
 // simulate() in a child process (SimGrid allows one engine per process), for the simulation tests.
+#include <nlohmann/json.hpp>
+
 #include "analysis/records.hpp"
 #include "models/scenario/scenario.hpp"
 #include "tests/support/scenario_support.hpp"
@@ -15,6 +17,10 @@ inline double tau(double items) { return 1e-3 + 10e-6 * items; }
 // Relative tolerance for simulated times: SimGrid solves sharing in floating point with a
 // precision of 1e-9 (surf/precision), so exact closed forms agree to about that.
 inline constexpr double kTimeEpsilon = 1e-8;
+
+// Three jobs on three nodes, each sending one 100-item request at time 0 (no CPU time, no
+// preprocessing): the uploads share the uplink equally and the requests arrive together.
+nlohmann::json three_requests_at_once(nlohmann::json d);
 
 // Runs simulate() in a forked child and returns its results.
 SimulationResults simulate_isolated(const Scenario& scenario);
