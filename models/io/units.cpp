@@ -71,7 +71,8 @@ double parse_with(std::string_view text, const std::array<Unit, N>& table, const
     if (unit.symbol == symbol) {
       const double si = value * unit.factor;
       if (!std::isfinite(value) || value < 0 || !std::isfinite(si)) {
-        throw UnitError(std::string("expected a non-negative, finite ") + what + ", got \"" + std::string(text) + "\"");
+        const std::string_view noun = std::string_view(what).substr(2);  // "a duration" -> "duration"
+        throw UnitError("expected a non-negative, finite " + std::string(noun) + ", got \"" + std::string(text) + "\"");
       }
       return si;
     }

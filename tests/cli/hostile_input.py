@@ -26,7 +26,7 @@ expect_error("deeply nested scenario, 10^6 levels", ["run", scenario("deeper", t
 bad_scenario("huge_stack_size", setter("/simulation/stack_size", "4GiB"), "/simulation/stack_size: ", "16KiB to 64MiB")
 bad_scenario("huge_cpu_speed", setter("/platform/worker_pools/0/cpu_speed", 1e308), "/platform/worker_pools/0/cpu_speed: ")
 bad_scenario("infinite_duration", setter("/workload/modules/0/time", "1e308h"), "/workload/modules/0/time: ",
-             "non-negative, finite a duration")
+             "non-negative, finite duration")
 bad_scenario("long_duration", setter("/workload/modules/0/time", "1e300s"), "/workload/modules/0/time: ", "at most 1e8 s")
 bad_scenario("million_gpus", setter("/platform/servers/0/gpus_per_server", 1000000), "/platform/servers/0/gpus_per_server: ")
 bad_scenario("million_instances", setter("/models/m/instances_per_gpu", 1000000), "/models/m/instances_per_gpu: ")
