@@ -30,9 +30,8 @@ quiet_asan_notes() { grep -v -e "ASan is ignoring requested __asan_handle_no_ret
 # under ASan, for code the bundled scenarios below run too (cms-t2-waves: the batch system and
 # least_request).
 # One process per core, taking the test cases of every layer's binary in turn, one doctest run each
-# (--first/--last over a binary's cases in file order): the two coverage cases take minutes each under
-# ASan and sit side by side. On two cores: 423 s, against 497 s for two processes of four contiguous
-# slices each and about 570 s for one process.
+# (--first/--last over a binary's cases in file order), so that the few cases of a minute or more
+# under ASan (the upload fast path's whole-run comparisons) do not queue behind each other.
 binaries=(sonicsim_model_tests sonicsim_analysis_tests sonicsim_sim_tests sonicsim_cli_tests)
 options=(--minimal --test-suite-exclude=large)
 runs=()  # "binary case_number", every case of every binary

@@ -126,7 +126,8 @@ TEST_CASE("dynamic batching multiplies throughput for small requests and changes
   CHECK(large_plain == doctest::Approx(1693 / (2e-3 + 47.9e-6 * 1693)).epsilon(0.01));
 }
 
-TEST_CASE("perf, a request-rate level of 400,000 requests at utilisation 0.5 runs: Server Queue is M/D/1's mean wait") {
+TEST_CASE("perf, a request-rate level of 400,000 requests at utilisation 0.5 runs: Server Queue is M/D/1's mean wait" *
+          doctest::test_suite("large")) {
   // Only a handful of requests are in flight at once at a rate the server keeps up with, so the
   // level's total is no bound on what the run holds.
   const double tau = 1e-3 + 10e-6;  // batch 1
