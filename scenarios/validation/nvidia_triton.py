@@ -197,6 +197,18 @@ def staging_rows(root, host):
     return points
 
 
+def line_fit(points):
+    """(intercept, slope) of the least-squares line through (x, y) points, the intercept at least 0: a
+    negative one is refitted as 0, through the origin (no request costs less than nothing)."""
+    n = len(points)
+    mean_x, mean_y = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / sum((x - mean_x) ** 2 for x, _ in points)
+    intercept = mean_y - slope * mean_x
+    if intercept < 0:
+        return 0.0, sum(x * y for x, y in points) / sum(x * x for x, _ in points)
+    return intercept, slope
+
+
 def online_staging(root, device, share=None):
     """The staging of an online execution beyond the offline one that tau holds, as a pageable copy (HTTP
     buffers are not pinned): {"per_request": s, "s_per_byte": s, "rows": n, "source": sentence}. Least
@@ -206,11 +218,7 @@ def online_staging(root, device, share=None):
     share = STAGING_SHARE[device] if share is None else share
     points = staging_rows(root, host)
     n = len(points)
-    mean_x, mean_y = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / sum((x - mean_x) ** 2 for x, _ in points)
-    per_request = mean_y - slope * mean_x
-    if per_request < 0:
-        per_request, slope = 0.0, sum(x * y for x, y in points) / sum(x * x for x, _ in points)
+    per_request, slope = line_fit(points)
     source = (f"every row of the online tables of GPUNet {', '.join(SOURCE_WIDE)} on the {HOST_NAMES[host]} host "
               "(no case's target): per request, Server Compute Input less the offline one at the row's batch "
               "(Inferences/Second x execution / 2 instances), least squares over the image bytes, times "

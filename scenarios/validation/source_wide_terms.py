@@ -169,12 +169,34 @@ def simulate(root, sonicsim, fit):
             print(f"  {case:<19} " + "  ".join(cells))
 
 
+def self_test():
+    """The staging fit and the row's batch against values computed by hand; True when they agree."""
+    sizes = [3 * r * r * 2 for r in (224, 288, 320, 384, 456)]  # FP16 images of the variants' resolutions
+    on_line = [(x, 20e-6 + x / 10e9) for x in sizes]  # 20 us per request, 10 GB/s
+    intercept, slope = nt.line_fit(on_line)
+    ok = abs(intercept / 20e-6 - 1) < 1e-9 and abs(slope * 10e9 - 1) < 1e-9
+    # A line crossing 0 below the smallest image: refitted through the origin, slope sum(xy) / sum(x^2).
+    below = [(x, -50e-6 + x / 5e9) for x in sizes]
+    through_origin = sum(x * y for x, y in below) / sum(x * x for x in sizes)
+    intercept, slope = nt.line_fit(below)
+    ok = ok and intercept == 0.0 and abs(slope / through_origin - 1) < 1e-12
+    # 1000 inferences/s, executions of 2 + 7 + 1 ms on 2 busy instances: 1000 x 0.010 / 2 = 5 per batch.
+    row = {"Inferences/Second": "1000", "Server Compute Input (ms)": "2", "Server Compute Infer (ms)": "7",
+           "Server Compute Output (ms)": "1"}
+    ok = ok and abs(nt.row_batch(row) - 5.0) < 1e-12 and nt.row_batch(dict(row, **{"Inferences/Second": "10"})) == 1.0
+    print(f"source_wide_terms self-test: {'ok' if ok else 'FAILED'}")
+    return ok
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", default=nt.REPO, help="holds scenarios/validation/data/nvidia-triton")
     parser.add_argument("--simulate", metavar="SONICSIM", help="also run the variants through the simulator")
     parser.add_argument("--fit-staging", action="store_true", help="with --simulate: fit the staging share")
+    parser.add_argument("--self-test", action="store_true", help="check the fits on values computed by hand")
     args = parser.parse_args()
+    if args.self_test:
+        sys.exit(0 if self_test() else 1)
     staging(args.root)
     sharing(args.root)
     client_gap(args.root)
