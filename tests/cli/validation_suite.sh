@@ -31,6 +31,9 @@ else fail "scenarios/validation/cases.json's scan_frontends differ from scenario
 # The staging fit (scenarios/validation/fit_staging.py) recovers a known line.
 if "$python" "$repo/scenarios/validation/fit_staging.py" --self-test; then pass
 else fail "scenarios/validation/fit_staging.py does not recover a line from points on it"; fi
+# The source-wide terms' fit (scenarios/validation/source_wide_terms.py) recovers values computed by hand.
+if "$python" "$repo/scenarios/validation/source_wide_terms.py" --self-test; then pass
+else fail "scenarios/validation/source_wide_terms.py's staging fit or row batch differs from the hand-computed values"; fi
 outside_cms() { awk '/^## CMS Mini-AOD/{skip=1; next} /^## /{skip=0} !skip' "$1"; }
 if [ "$cms" = full ]; then
   if diff -u "$repo/docs/validation.md" "$work/validation.md"; then pass
