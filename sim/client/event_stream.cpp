@@ -53,7 +53,10 @@ double EventStream::compute(double reference_seconds) {
   const double before = sg4::Engine::get_clock();
   if (reference_seconds > 0) {
     if (threads_) threads_->computing(true);
-    sg4::this_actor::execute(reference_seconds * kReferenceSpeed);
+    // this_actor::execute(flops) is exec_init(flops)->set_priority(1.0)->vetoable_start()->wait()
+    // (SimGrid 3.32, src/s4u/s4u_Actor.cpp): set_priority(1.0) sets the sharing penalty every exec
+    // starts with (1 / 1.0, ExecImpl's default), at the cost of one more simcall per CPU step.
+    sg4::this_actor::exec_async(reference_seconds * kReferenceSpeed)->wait();
     if (threads_) threads_->computing(false);
   }
   return sg4::Engine::get_clock() - before;
