@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -45,6 +46,10 @@ network::RouteClass route_class(const Route& r) {
   return c;
 }
 
+// The fast path of the engine now running (one per process, as the engine): the one the engine's
+// time-advance signal, connected once per process, reaches.
+UploadFastPath* running = nullptr;
+
 }  // namespace
 
 UploadFastPath::UploadFastPath(const Scenario& scenario, const FarmPlatform& farm, Deliver deliver)
@@ -52,10 +57,26 @@ UploadFastPath::UploadFastPath(const Scenario& scenario, const FarmPlatform& far
   if (!scenario.simulation.network.fast_path) return;
   const std::string why_not = check_and_build(scenario, farm);
   status_ = why_not.empty() ? "on" : "off: " + why_not;
-  if (!why_not.empty()) sharing_.reset();
+  if (!why_not.empty()) {
+    sharing_.reset();
+    return;
+  }
+  static std::once_flag connected;
+  std::call_once(connected, [] { sg4::Engine::on_time_advance_cb([](double) { on_time_advance(); }); });
+  running = this;
 }
 
-UploadFastPath::~UploadFastPath() { halt(); }
+UploadFastPath::~UploadFastPath() {
+  halt();
+  if (running == this) running = nullptr;
+}
+
+// SimGrid calls this at every date its engine reaches, right after its models have finished the
+// actions due then (engine's solve(): update_actions_state, then on_time_advance): the uploads
+// due within surf/precision of it end here, as SimGrid's own transfers would.
+void UploadFastPath::on_time_advance() {
+  if (running && !running->halted_ && running->sharing_->due(sg4::Engine::get_clock())) running->end_due_uploads();
+}
 
 // Empty if the fast path is exact for this run (and then built), else why not.
 std::string UploadFastPath::check_and_build(const Scenario& scenario, const FarmPlatform& farm) {
@@ -140,8 +161,8 @@ std::string UploadFastPath::check_and_build(const Scenario& scenario, const Farm
   }
   for (const sg4::Link* link : server_links) private_Bps.push_back(link->get_bandwidth());
   sharing_.emplace(shared_Bps, std::move(private_Bps), std::move(classes),
-                   config::get_value<double>("network/bandwidth-factor"),
-                   config::get_value<double>("maxmin/precision"));
+                   config::get_value<double>("network/bandwidth-factor"), config::get_value<double>("maxmin/precision"),
+                   config::get_value<double>("surf/precision"));
   shared_links_.assign(shared.begin(), shared.end());
   return "";
 }
@@ -196,6 +217,12 @@ void UploadFastPath::arm() {
 void UploadFastPath::fire() {
   timer_ = nullptr;  // SimGrid deletes it once this returns
   if (halted_) return;
+  end_due_uploads();
+}
+
+void UploadFastPath::end_due_uploads() {
+  if (timer_) timer_->remove();  // reached before its date, or at it before it fires
+  timer_ = nullptr;
   ended_.clear();
   sharing_->advance(sg4::Engine::get_clock(), ended_);
   for (const network::UploadSharing::Upload u : ended_) {

@@ -19,7 +19,8 @@
 // - one bandwidth factor and one latency factor (SimGrid 3.32's are single numbers; sonicsim sets no
 //   factor callback), and uploads without rate caps (sendto_async has none).
 // A private link that binds while the run goes (a worker NIC or a server NIC) is solved exactly by
-// the clock itself.
+// the clock itself. Like SimGrid's transfers, an upload due less than surf/precision after a date
+// the engine reaches for any reason ends at that date (UploadSharing::advance).
 #include <functional>
 #include <limits>
 #include <memory>
@@ -66,6 +67,8 @@ class UploadFastPath {
   std::string check_and_build(const Scenario& scenario, const FarmPlatform& farm);
   void arm();
   void fire();
+  void end_due_uploads();
+  static void on_time_advance();
 
   Deliver deliver_;
   std::string status_;

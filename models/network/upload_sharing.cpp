@@ -15,15 +15,17 @@ constexpr double kRebaseBytes = 1099511627776.0;
 }  // namespace
 
 UploadSharing::UploadSharing(double shared_Bps, std::vector<double> private_Bps, std::vector<RouteClass> classes,
-                             double bandwidth_factor, double precision)
+                             double bandwidth_factor, double precision, double timing_precision_s)
     : shared_Bps_(shared_Bps),
       classes_(std::move(classes)),
       factor_(bandwidth_factor),
+      timing_precision_(timing_precision_s),
       solver_(precision),
       entries_(&heap_position_),
       thresholds_(&threshold_position_) {
   if (!(shared_Bps_ > 0) || !(factor_ > 0))
     throw std::invalid_argument("UploadSharing: capacities and factor must be positive");
+  if (!(timing_precision_ >= 0)) throw std::invalid_argument("UploadSharing: timing precision must be >= 0");
   links_.resize(private_Bps.size());
   for (std::size_t l = 0; l < links_.size(); ++l) {
     links_[l].capacity_Bps = private_Bps[l];
@@ -95,19 +97,20 @@ double UploadSharing::next_event_s() const {
 }
 
 void UploadSharing::advance(double now, std::vector<Upload>& ended) {
+  const auto reached = [&](double date) { return date <= now || date - now < timing_precision_; };
   ending_.clear();
   for (int g : busy_groups_) {
     Group& group = groups_[static_cast<std::size_t>(g)];
-    while (!group.marks.empty() && group_end_s(group) <= now) {
+    while (!group.marks.empty() && reached(group_end_s(group))) {
       ending_.push_back(group.marks.top().id);
       group.marks.pop();
     }
   }
-  const bool entering = !entries_.empty() && entries_.top().key <= now;
+  const bool entering = !entries_.empty() && reached(entries_.top().key);
   if (ending_.empty() && !entering) return;
   bring_groups_to(now);
   for (int u : ending_) leave(u);
-  while (!entries_.empty() && entries_.top().key <= now) {
+  while (!entries_.empty() && reached(entries_.top().key)) {
     const int u = entries_.top().id;
     entries_.pop();
     enter(u);

@@ -36,9 +36,9 @@ class UploadSharing {
 
   // `shared_Bps`: capacity of the links every upload crosses (their least); `private_Bps`: each
   // private link's; `bandwidth_factor`: SimGrid's network/bandwidth-factor; `precision`: its
-  // maxmin/precision.
+  // maxmin/precision; `timing_precision_s`: its surf/precision (see advance()).
   UploadSharing(double shared_Bps, std::vector<double> private_Bps, std::vector<RouteClass> classes,
-                double bandwidth_factor, double precision = 1e-5);
+                double bandwidth_factor, double precision = 1e-5, double timing_precision_s = 0);
 
   // An upload of `bytes` starts at `now` on a route of `route_class`, through the private links
   // `sender` and `receiver`; it shares the links from now + its latency phase on.
@@ -47,9 +47,17 @@ class UploadSharing {
   void cancel(double now, Upload upload);
   // When the next upload enters its transfer phase or ends; +inf if none is under way.
   double next_event_s() const;
-  // Moves the clock to `now` (at most next_event_s()) and appends the uploads that ended, in the
-  // order they started.
+  // Moves the clock to `now` and appends the uploads that ended, in the order they started. An
+  // upload due less than timing_precision_s after `now` ends (or enters its transfer phase) now, as
+  // SimGrid's Lazy network model finishes every action whose date lies within surf/precision of
+  // the date the engine reaches (network_cm02.cpp, NetworkCm02Model::update_actions_state_lazy,
+  // double_equals(top_date, now, precision)). `now` is at most next_event_s().
   void advance(double now, std::vector<Upload>& ended);
+  // Whether advance(now) has something to do: an end or an entry due before now + timing_precision_s.
+  bool due(double now) const {
+    const double next = next_event_s();
+    return next <= now || next - now < timing_precision_;
+  }
 
   std::size_t uploads() const { return uploads_; }
   // An upload's rate now (B/s, the bandwidth factor applied); 0 in its latency phase.
@@ -99,6 +107,7 @@ class UploadSharing {
   double shared_Bps_;
   std::vector<RouteClass> classes_;
   double factor_;
+  double timing_precision_;
   std::vector<Link> links_;
   MaxMinSolver solver_;
 

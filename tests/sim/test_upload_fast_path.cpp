@@ -154,6 +154,30 @@ TEST_CASE("uploads on the fast path end when SimGrid's transfers end") {
   }
 }
 
+TEST_CASE("an upload due within surf/precision of another event ends at that event, as SimGrid's transfers do") {
+  // One upload alone on platform_scenario()'s route: 6 ms of latency (three 50 us links and the
+  // 5.85 ms WAN), then TCP-gamma / (2 x latency) = 3 MB / 12 ms = 250 MB/s, below every link. SimGrid
+  // finishes a transfer whose date lies less than surf/precision (1e-9 s) after any date its engine
+  // reaches (network_cm02.cpp, update_actions_state_lazy), and enters its transfer phase the same
+  // way: the second upload starts 0.4 ns before the first one's end, the third 0.4 ns before the
+  // second one's latency phase ends. Each keeps its bound throughout: at 250 MB/s, two uploads
+  // never fill the 12.5 GB/s uplink.
+  const Scenario scenario = test::parse(platform_scenario());
+  const double latency_s = 50e-6 + 50e-6 + 5.85e-3 + 50e-6, rate_Bps = 3e6 / (2 * latency_s), bytes = 15.6e6;
+  const double first_end_s = latency_s + bytes / rate_Bps;  // 0.0684 s
+  const double second_start_s = first_end_s - 0.4e-9;
+  const std::vector<Upload> uploads = {
+      {0.0, 0, 0, bytes}, {second_start_s, 1, 1, bytes}, {second_start_s + latency_s - 0.4e-9, 2, 2, bytes}};
+  const std::vector<double> simgrid = ends(scenario, uploads, false);
+  const std::vector<double> fast = ends(scenario, uploads, true);
+  CHECK(simgrid[0] == doctest::Approx(second_start_s).epsilon(1e-14));  // ended early, at the second's start
+  CHECK(simgrid[1] == doctest::Approx(second_start_s + latency_s - 0.4e-9 + bytes / rate_Bps).epsilon(1e-14));
+  for (std::size_t i = 0; i < uploads.size(); ++i) {
+    CAPTURE(i);
+    CHECK(std::fabs(fast[i] - simgrid[i]) <= 1e-9 * (simgrid[i] - uploads[i].start_s));
+  }
+}
+
 TEST_CASE("the fast path stays off, and says why, where its conditions do not hold") {
   auto status = [](const nlohmann::json& d) {
     const Scenario scenario = test::parse(d);
