@@ -97,20 +97,19 @@ double UploadSharing::next_event_s() const {
 }
 
 void UploadSharing::advance(double now, std::vector<Upload>& ended) {
-  const auto reached = [&](double date) { return date <= now || date - now < timing_precision_; };
   ending_.clear();
   for (int g : busy_groups_) {
     Group& group = groups_[static_cast<std::size_t>(g)];
-    while (!group.marks.empty() && reached(group_end_s(group))) {
+    while (!group.marks.empty() && reached(group_end_s(group), now)) {
       ending_.push_back(group.marks.top().id);
       group.marks.pop();
     }
   }
-  const bool entering = !entries_.empty() && reached(entries_.top().key);
+  const bool entering = !entries_.empty() && reached(entries_.top().key, now);
   if (ending_.empty() && !entering) return;
   bring_groups_to(now);
   for (int u : ending_) leave(u);
-  while (!entries_.empty() && reached(entries_.top().key)) {
+  while (!entries_.empty() && reached(entries_.top().key, now)) {
     const int u = entries_.top().id;
     entries_.pop();
     enter(u);

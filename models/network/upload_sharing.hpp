@@ -54,10 +54,7 @@ class UploadSharing {
   // double_equals(top_date, now, precision)). `now` is at most next_event_s().
   void advance(double now, std::vector<Upload>& ended);
   // Whether advance(now) has something to do: an end or an entry due before now + timing_precision_s.
-  bool due(double now) const {
-    const double next = next_event_s();
-    return next <= now || next - now < timing_precision_;
-  }
+  bool due(double now) const { return reached(next_event_s(), now); }
 
   std::size_t uploads() const { return uploads_; }
   // An upload's rate now (B/s, the bandwidth factor applied); 0 in its latency phase.
@@ -103,6 +100,8 @@ class UploadSharing {
   void allocate();
   void allocate_exactly(double shared_level, bool all_links);
   double group_end_s(const Group& group) const;
+  // Whether a date is reached at `now`: at or before it, or less than timing_precision_ after it.
+  bool reached(double date, double now) const { return date <= now || date - now < timing_precision_; }
 
   double shared_Bps_;
   std::vector<RouteClass> classes_;
