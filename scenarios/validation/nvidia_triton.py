@@ -167,12 +167,16 @@ def interpolate(points, batch):
     return points[-1][1]
 
 
+def execution_ms(row):
+    """A row's execution: Server Compute Input + Infer + Output, ms (each a per-request mean of its batch's)."""
+    return sum(float(row[f"Server Compute {part} (ms)"]) for part in ("Input", "Infer", "Output"))
+
+
 def row_batch(row, instances=2):
     """The mean batch of an online row, from its own columns: its executions (Compute Input + Infer +
     Output, each a per-request mean of a batch's time) keep `instances` instances busy, so X = instances
     x B / execution; where they are idle part of the time this is a lower bound (at least 1)."""
-    execution_s = sum(float(row[f"Server Compute {part} (ms)"]) for part in ("Input", "Infer", "Output")) * 1e-3
-    return max(1.0, float(row["Inferences/Second"]) * execution_s / instances)
+    return max(1.0, float(row["Inferences/Second"]) * execution_ms(row) * 1e-3 / instances)
 
 
 # The share of the staging learned from the online rows that the simulated executions take (online_staging):

@@ -36,13 +36,9 @@ PARTS = ("Input", "Infer", "Output")
 SHOWN_LEVELS = (8, 16, 32, 64, 128, 192, 256)
 
 
-def execution_ms(row):
-    return sum(float(row[f"Server Compute {part} (ms)"]) for part in PARTS)
-
-
 def occupancy(offline):
     """u(B) of scenarios/README.md's occupancy model, from an offline table's tau(B) = Input + Infer + Output."""
-    tau = [(int(r["Batch"]), execution_ms(r)) for r in offline]
+    tau = [(int(r["Batch"]), nt.execution_ms(r)) for r in offline]
     peak = max(b / t for b, t in tau)
     full = min(b for b, t in tau if b / t == peak)
     return lambda batch: 1.0 if batch >= full else batch / (nt.interpolate(tau, batch) * peak)
@@ -164,7 +160,7 @@ def simulate(root, sonicsim, fit):
         for case, device, online in cases:
             rows = run_variant(root, scratch, sonicsim, case, device, online, None)
             cells = [f"c={c}: {float(s['Inferences/Second']) / float(m['Inferences/Second']) - 1:+.0%} "
-                     f"{sum(int(s[f'Server Compute {p}']) for p in PARTS) / 1e3 / execution_ms(m) - 1:+.0%}"
+                     f"{sum(int(s[f'Server Compute {p}']) for p in PARTS) / 1e3 / nt.execution_ms(m) - 1:+.0%}"
                      for c, (s, m) in rows.items()]
             print(f"  {case:<19} " + "  ".join(cells))
 
