@@ -52,19 +52,26 @@ PerfMeasurement simulate_perf_level(const Scenario& scenario_in, std::size_t lev
   PerfMeasurement m;
   m.level = load.levels.at(level_index);
   m.batch_size = load.batch_size;
-  m.window_s = load.windows * load.measurement_interval_s;
+  const bool count_windows = load.measurement_mode == MeasurementMode::CountWindows;
+  m.window_s = count_windows ? 0 : load.windows * load.measurement_interval_s;  // count windows add theirs
+  sim::CountWindows windows(load.measurement_request_count, m);
   sim::UploadFastPath uploads(scenario, farm,
                               [&servers](sim::InFlightRequest* r) { servers[r->record.server]->receive(r); });
   if (!uploads.active() && !uploads.status().empty())  // asked for, and off: no summary to say why
     std::cerr << "sonicsim: note: upload fast path " << uploads.status() << "\n";
   sim::PerfClients clients(scenario, farm.workers.at(0).host, servers, balancer, recorder, m.level, m,
                            uploads.active() ? &uploads : nullptr);
+  if (count_windows) clients.collect_into(&windows);
   clients.start();
   // The run ends when this actor does: the clients and servers are daemons.
   sg4::Actor::create("perf-measurement", farm.workers.at(0).host, [&]() {
     sg4::this_actor::sleep_until(load.warmup_s);
     m.server_start = model_totals(recorder, farm.servers.size(), load.model);
-    sg4::this_actor::sleep_until(load.end_s());
+    if (count_windows) {
+      for (int w = 0; w < load.windows; ++w) windows.measure_window();
+    } else {
+      sg4::this_actor::sleep_until(load.end_s());
+    }
     m.server_end = model_totals(recorder, farm.servers.size(), load.model);
     uploads.halt();  // the run ends here: uploads still under way end nothing
   });

@@ -1,5 +1,6 @@
 #include "sim/client/perf_client.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <variant>
@@ -30,7 +31,14 @@ PerfClients::PerfClients(const Scenario& scenario, sg4::Host* host,
 
 void PerfClients::start() {
   if (load_.mode == PerfLoadMode::Concurrency) {
-    for (int c = 0; c < static_cast<int>(level_); ++c)
+    // ConcurrencyManager::ChangeConcurrencyLevel starts min(concurrency, --max-threads) threads and
+    // gives each the floor of concurrency / threads, the first (concurrency mod threads) one more:
+    // the counts client k mod threads gives.
+    const int clients = static_cast<int>(level_);
+    if (load_.client_threads > 0)
+      for (int t = 0; t < std::min(clients, load_.client_threads); ++t)
+        threads_.push_back(std::make_unique<ClientThread>());
+    for (int c = 0; c < clients; ++c)
       sg4::Actor::create("perf-client-" + std::to_string(c), host_, [this, c]() { closed_loop(c); })->daemonize();
   } else {
     sg4::Actor::create("perf-generator", host_, [this]() { generate_requests(); })->daemonize();
@@ -55,7 +63,8 @@ std::unique_ptr<Rng> PerfClients::client_rng(std::int64_t client) const {
 
 void PerfClients::closed_loop(int client) {
   const std::unique_ptr<Rng> rng = client_rng(client);
-  for (;;) one_request(client, rng.get());
+  ClientThread* thread = threads_.empty() ? nullptr : threads_[client % threads_.size()].get();
+  for (;;) one_request(client, rng.get(), thread);
 }
 
 // perf_analyzer schedules sends at k / rate (constant) or with exponential gaps (Poisson); each
@@ -112,11 +121,20 @@ sg4::Mailbox* PerfClients::take_mailbox() {
   return sg4::Mailbox::by_name("perf-response-" + std::to_string(next_mailbox_++));
 }
 
-void PerfClients::one_request(int client, Rng* rng) {
+// On a shared thread (perf_analyzer --async, triton-inference-server/client@b359279d, 2021-12-16,
+// src/c++/perf_analyzer/concurrency_manager.cc, ConcurrencyManager::Infer): a request's start is
+// stamped just before the worker thread calls AsyncInfer, so waiting for the thread is not in its
+// latency; its end is stamped in the completion callback, which the client library's one completion
+// thread runs after parsing the response (src/c++/library/http_client.cc,
+// InferenceServerHttpClient::AsyncTransfer), so waiting for that thread is. The callback's
+// bookkeeping after the stamp (ValidateOutputs, ClientInferStat) is client_gap.
+void PerfClients::one_request(int client, Rng* rng, ClientThread* thread) {
   const ModelSpec& model = scenario_.models[load_.model];
+  if (thread) thread->sender->lock();
   const double start = sg4::Engine::get_clock();
   if (const double send = draw(load_.client_send, rng); send > 0) sg4::this_actor::sleep_for(send);
   const double sent = sg4::Engine::get_clock();
+  if (thread) thread->sender->unlock();
 
   InFlightRequest* r = recorder_.request_pool().new_request();
   RequestRecord& rec = r->record;
@@ -146,9 +164,19 @@ void PerfClients::one_request(int client, Rng* rng) {
   const bool failed = answer->record.status != RequestStatus::Completed;
   recorder_.request_answered(answer);
 
+  if (thread) thread->completer->lock();
   const double received = sg4::Engine::get_clock();
   if (const double recv = draw(load_.client_recv, rng); recv > 0) sg4::this_actor::sleep_for(recv);
   const double end = sg4::Engine::get_clock();
+  if (load_.client_gap_s > 0) sg4::this_actor::sleep_for(load_.client_gap_s);
+  if (thread) thread->completer->unlock();
+  if (count_windows_) {
+    if (end >= load_.warmup_s)
+      count_windows_->collect(triton_timestamp_ns(start), triton_timestamp_ns(end),
+                              triton_timestamp_ns(sent) - triton_timestamp_ns(start),
+                              triton_timestamp_ns(end) - triton_timestamp_ns(received), failed);
+    return;
+  }
   if (end < load_.warmup_s || end >= load_.end_s()) return;  // only requests ending inside the windows
   if (failed) {
     ++measurement_.failed;

@@ -12,6 +12,7 @@
 #include "analysis/perf_measurement.hpp"
 #include "models/scenario/scenario.hpp"
 #include "models/workload/rng.hpp"
+#include "sim/client/count_windows.hpp"
 #include "sim/control/load_balancer.hpp"
 #include "sim/recorder.hpp"
 #include "sim/server/inference_server.hpp"
@@ -26,6 +27,8 @@ class PerfClients {
               std::vector<std::unique_ptr<InferenceServer>>& servers, RequestBalancer& balancer, Recorder& recorder,
               double level, PerfMeasurement& measurement, UploadFastPath* uploads);
 
+  // With count windows: answered requests go to `windows` instead of the fixed windows.
+  void collect_into(CountWindows* windows) { count_windows_ = windows; }
   // Creates the client actors (daemons: they stop when the measurement actor ends the run).
   void start();
   // Set when a request-rate level reached perf_requests_in_flight_cap (the server did not keep up);
@@ -41,12 +44,21 @@ class PerfClients {
     int request = 0;
   };
 
+  // One of perf_analyzer --async's worker threads (its ConcurrencyManager::Infer) and the completion
+  // thread of its client library (InferenceServerHttpClient::AsyncTransfer, gRPC's alike): the first
+  // sends its clients' requests one at a time, the second handles their responses one at a time.
+  struct ClientThread {
+    simgrid::s4u::MutexPtr sender = simgrid::s4u::Mutex::create();
+    simgrid::s4u::MutexPtr completer = simgrid::s4u::Mutex::create();
+  };
+
   void closed_loop(int client);
   void generate_requests();
   void hand_to_slot(int request);
   void run_slot(Slot& slot);
   // `rng`: the client's own stream, for its send and receive times (null where both are constants).
-  void one_request(int client, Rng* rng);
+  // `thread`: the client's shared thread, or null (a thread of its own).
+  void one_request(int client, Rng* rng, ClientThread* thread = nullptr);
   std::unique_ptr<Rng> client_rng(std::int64_t client) const;
   simgrid::s4u::Mailbox* take_mailbox();
 
@@ -62,6 +74,8 @@ class PerfClients {
   UploadFastPath* uploads_;
   Rng rng_;             // the request-rate load's Poisson gaps
   bool draws_ = false;  // the send or receive time is drawn (not a constant)
+  CountWindows* count_windows_ = nullptr;
+  std::vector<std::unique_ptr<ClientThread>> threads_;  // with client_threads only
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<Slot*> idle_slots_;
   std::vector<simgrid::s4u::Mailbox*> free_mailboxes_;

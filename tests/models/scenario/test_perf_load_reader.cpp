@@ -40,3 +40,18 @@ TEST_CASE("perf scenario: warm-up and windows within the longest run (1e8 s), th
       test::perf_scenario({{"model", "m"}, {"concurrency", {1}}, {"measurement_interval", "5e7s"}});
   CHECK(test::failure_of([&] { test::parse(long_interval); }).where == "/perf_analyzer/measurement_interval");
 }
+
+TEST_CASE("perf scenario: client_threads is a count of at least 1 for concurrency loads; client_gap a duration") {
+  const json threads = test::perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"client_threads", 2}});
+  CHECK(test::parse(threads).perf_analyzer->client_threads == 2);
+  CHECK(test::parse(test::perf_scenario({{"model", "m"}, {"concurrency", {8}}})).perf_analyzer->client_threads == 0);
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"client_threads", 0}})),
+                       doctest::Contains("/perf_analyzer/client_threads"), InputError);
+  CHECK_THROWS_WITH_AS(
+      test::parse(test::perf_scenario({{"model", "m"}, {"request_rate", {10}}, {"client_threads", 4}})),
+      doctest::Contains("concurrency loads only"), InputError);
+  const json gap = test::perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"client_gap", "2ms"}});
+  CHECK(test::parse(gap).perf_analyzer->client_gap_s == 2e-3);
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"client_gap", "-1ms"}})),
+                       doctest::Contains("/perf_analyzer/client_gap"), InputError);
+}

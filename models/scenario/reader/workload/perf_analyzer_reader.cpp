@@ -14,12 +14,17 @@ namespace {
 
 constexpr Choice<RequestDistribution> kRequestDistributions[]{{"constant", RequestDistribution::Constant},
                                                               {"poisson", RequestDistribution::Poisson}};
+constexpr Choice<MeasurementMode> kMeasurementModes[]{{"time_windows", MeasurementMode::TimeWindows},
+                                                      {"count_windows", MeasurementMode::CountWindows}};
+// The most requests a count window waits for: the bound on requests a level measures.
+constexpr int kMaxMeasurementRequestCount = 10'000'000;
 
 }  // namespace
 
 PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<ModelSpec>& models) {
   node.allow_only({"model", "batch_size", "concurrency", "request_rate", "request_distribution", "warmup",
-                   "measurement_interval", "windows", "client_send", "client_recv", "protocol"});
+                   "measurement_interval", "windows", "client_send", "client_recv", "protocol", "client_threads",
+                   "client_gap", "measurement_mode", "measurement_request_count"});
   PerfAnalyzerLoad load;
   const JsonNode model = node.at("model");
   const std::string name = model.string();
@@ -55,9 +60,23 @@ PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<Mode
                       "%d x %g s = %g s",
                       limits::kMaxDurationS, load.warmup_s, load.windows, load.measurement_interval_s, load.end_s()));
   }
+  if (auto m = node.find("measurement_mode")) load.measurement_mode = m->choice(kMeasurementModes);
+  if (auto n = node.find("measurement_request_count")) {
+    if (load.measurement_mode != MeasurementMode::CountWindows)
+      n->fail("measurement_request_count applies to \"measurement_mode\": \"count_windows\" only");
+    load.measurement_request_count = n->int_at_least(1);
+    if (load.measurement_request_count > kMaxMeasurementRequestCount)
+      n->fail(printf_string("expected at most %d requests, got %lld", kMaxMeasurementRequestCount,
+                            static_cast<long long>(load.measurement_request_count)));
+  }
   if (auto s = node.find("client_send")) load.client_send = read_distribution(*s);
   if (auto r = node.find("client_recv")) load.client_recv = read_distribution(*r);
   load.protocol = read_client_protocol(node.find("protocol"));
+  if (auto t = node.find("client_threads")) {
+    if (!concurrency) t->fail("client_threads applies to concurrency loads only");
+    load.client_threads = t->int_at_least(1);
+  }
+  if (auto g = node.find("client_gap")) load.client_gap_s = g->duration_s();
   return load;
 }
 
