@@ -10,7 +10,8 @@ hosts); the cases' online tables (targets) are never read. Prints:
      Compute Infer at the row's batch (nvidia_triton.row_batch), against time-sharing (2) and against
      "kernel_sharing": "occupancy" (scenarios/README.md, "Kernels sharing a device": two executions of
      the row's batch, max(1, 2 u(B)) x (1 + s)), s fitted on the same rows;
-  3. perf_analyzer's client-side gap by Little's law on each row: z = concurrency / throughput - avg latency.
+  3. perf_analyzer's client-side gap by Little's law on each row: z = concurrency / throughput - avg latency;
+  4. that gap as perf_analyzer's count windows make it, from each row's own latencies (count_window_held).
 --simulate runs the simulator on the same variants, built as nvidia_triton.py builds a case (in a
 temporary root), and prints simulated against measured throughput and execution (Compute Input +
 Infer + Output) per level: a check of the learned terms on their own calibration rows.
@@ -96,6 +97,35 @@ def client_gap(root):
                                                          for c in SHOWN_LEVELS) + f"   {min(held):.2f}-{max(held):.2f}")
 
 
+# GPUNet's online tests counted windows of 500 requests (GPUNet/triton/*/runner/pipeline_impl.py,
+# --measurement-request-count 500; run_performance_on_triton.py: --measurement-mode count_windows by default).
+ONLINE_REQUEST_COUNT = 500
+
+
+def count_window_held(row, request_count=ONLINE_REQUEST_COUNT):
+    """X * avg / c that perf_analyzer's count windows report for a row whose clients hold all c in flight
+    (scenarios/README.md, "Count windows"): 1 - L_max / (2 W), W = whole seconds until request_count requests
+    are answered at the true rate c / avg; p99 stands for the longest latency, which no row gives."""
+    concurrency = int(row["Concurrency"])
+    avg_s, p99_s = float(row["avg latency (ms)"]) / 1e3, float(row["p99 latency (ms)"]) / 1e3
+    window_s = max(1, math.ceil(request_count / (concurrency / avg_s)))
+    return 1 - p99_s / (2 * window_s)
+
+
+def count_windows(root):
+    print("4. The gap is perf_analyzer's count windows: X*avg/c measured / 1 - p99/(2W) from the row's own latencies")
+    print(f"  {'variant, host':<18}" + "".join(f"{'c=' + str(c):>14}" for c in SHOWN_LEVELS[3:]))
+    for host in HOSTS:
+        for variant in nt.SOURCE_WIDE:
+            rows = {int(r["Concurrency"]): r for r in nt.read_table(root, f"gpunet-{variant}_online_{host}.csv")}
+            cells = []
+            for c in SHOWN_LEVELS[3:]:
+                r = rows[c]
+                held = float(r["Inferences/Second"]) * float(r["avg latency (ms)"]) * 1e-3 / c
+                cells.append(f"{held:.3f} / {count_window_held(r):.3f}")
+            print(f"  {variant + ', ' + host:<18}" + "".join(f"{cell:>14}" for cell in cells))
+
+
 def build_variants(root, scratch, sonicsim):
     """Each SOURCE_WIDE variant on each host as a case of nvidia_triton.py, calibrated in `scratch`."""
     shutil.copytree(os.path.join(root, nt.DATA), os.path.join(scratch, nt.DATA))
@@ -150,7 +180,7 @@ def fit_share(root, scratch, sonicsim, cases, device):
 
 
 def simulate(root, sonicsim, fit):
-    print("4. Simulated / measured on the variants' own online rows: throughput, execution (ms)")
+    print("5. Simulated / measured on the variants' own online rows: throughput, execution (ms)")
     with tempfile.TemporaryDirectory() as scratch:
         cases = build_variants(root, scratch, sonicsim)
         if fit:
@@ -180,6 +210,9 @@ def self_test():
     row = {"Inferences/Second": "1000", "Server Compute Input (ms)": "2", "Server Compute Infer (ms)": "7",
            "Server Compute Output (ms)": "1"}
     ok = ok and abs(nt.row_batch(row) - 5.0) < 1e-12 and nt.row_batch(dict(row, **{"Inferences/Second": "10"})) == 1.0
+    # Count windows of 500 at c / avg = 200/s (2.5 s: W = 3 s) with p99 0.6 s: 1 - 0.6 / 6 = 0.9.
+    window_row = {"Concurrency": "100", "avg latency (ms)": "500", "p99 latency (ms)": "600"}
+    ok = ok and abs(count_window_held(window_row) - 0.9) < 1e-12
     print(f"source_wide_terms self-test: {'ok' if ok else 'FAILED'}")
     return ok
 
@@ -196,6 +229,7 @@ def main():
     staging(args.root)
     sharing(args.root)
     client_gap(args.root)
+    count_windows(args.root)
     if args.simulate:
         simulate(args.root, os.path.abspath(args.simulate), args.fit_staging)
 
