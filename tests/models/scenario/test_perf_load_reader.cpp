@@ -55,3 +55,24 @@ TEST_CASE("perf scenario: client_threads is a count of at least 1 for concurrenc
   CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario({{"model", "m"}, {"concurrency", {8}}, {"client_gap", "-1ms"}})),
                        doctest::Contains("/perf_analyzer/client_gap"), InputError);
 }
+
+TEST_CASE("perf scenario: count windows take a request count from 1 to 1e7, and only with count_windows") {
+  const json load = {{"model", "m"}, {"concurrency", {8}}, {"measurement_mode", "count_windows"}};
+  const PerfAnalyzerLoad defaults = *test::parse(test::perf_scenario(load)).perf_analyzer;
+  CHECK(defaults.measurement_mode == MeasurementMode::CountWindows);
+  CHECK(defaults.measurement_request_count == 50);  // perf_analyzer's --measurement-request-count default
+  json counted = load;
+  counted["measurement_request_count"] = 500;
+  CHECK(test::parse(test::perf_scenario(counted)).perf_analyzer->measurement_request_count == 500);
+  counted["measurement_request_count"] = 10'000'001;
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario(counted)),
+                       doctest::Contains("/perf_analyzer/measurement_request_count: expected at most 10000000"),
+                       InputError);
+  json untimed = {{"model", "m"}, {"concurrency", {8}}, {"measurement_request_count", 500}};
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario(untimed)), doctest::Contains("count_windows\" only"),
+                       InputError);
+  json unknown = load;
+  unknown["measurement_mode"] = "windows";
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario(unknown)), doctest::Contains("/perf_analyzer/measurement_mode"),
+                       InputError);
+}
