@@ -17,6 +17,13 @@ struct PerfMeasurement {
   std::int64_t send_ns = 0, recv_ns = 0;      // summed client send / receive times of those requests
   std::int64_t failed = 0;                    // requests answered with an error in the windows
   TritonModelStats server_start, server_end;  // summed over the servers of the model
+
+  // A request answered inside the windows: its latency and its client send / receive times.
+  void count(std::int64_t latency, std::int64_t send, std::int64_t recv) {
+    latencies_ns.push_back(latency);
+    send_ns += send;
+    recv_ns += recv;
+  }
 };
 
 }  // namespace sonicsim

@@ -52,9 +52,7 @@ void CountWindows::summarize(double window_s) {
   const std::int64_t from = first_start + offset, to = from + window_ns;
   for (const Timestamp& t : answered_) {
     if (t.end_ns < from || t.end_ns > to) continue;
-    measurement_.latencies_ns.push_back(t.end_ns - t.start_ns);
-    measurement_.send_ns += t.send_ns;
-    measurement_.recv_ns += t.recv_ns;
+    measurement_.count(t.end_ns - t.start_ns, t.send_ns, t.recv_ns);
   }
 }
 

@@ -170,11 +170,10 @@ void PerfClients::one_request(int client, Rng* rng, ClientThread* thread) {
   const double end = sg4::Engine::get_clock();
   if (load_.client_gap_s > 0) sg4::this_actor::sleep_for(load_.client_gap_s);
   if (thread) thread->completer->unlock();
+  const std::int64_t start_ns = triton_timestamp_ns(start), end_ns = triton_timestamp_ns(end);
+  const std::int64_t send_ns = triton_timestamp_ns(sent) - start_ns, recv_ns = end_ns - triton_timestamp_ns(received);
   if (count_windows_) {
-    if (end >= load_.warmup_s)
-      count_windows_->collect(triton_timestamp_ns(start), triton_timestamp_ns(end),
-                              triton_timestamp_ns(sent) - triton_timestamp_ns(start),
-                              triton_timestamp_ns(end) - triton_timestamp_ns(received), failed);
+    if (end >= load_.warmup_s) count_windows_->collect(start_ns, end_ns, send_ns, recv_ns, failed);
     return;
   }
   if (end < load_.warmup_s || end >= load_.end_s()) return;  // only requests ending inside the windows
@@ -182,9 +181,7 @@ void PerfClients::one_request(int client, Rng* rng, ClientThread* thread) {
     ++measurement_.failed;
     return;
   }
-  measurement_.latencies_ns.push_back(triton_timestamp_ns(end) - triton_timestamp_ns(start));
-  measurement_.send_ns += triton_timestamp_ns(sent) - triton_timestamp_ns(start);
-  measurement_.recv_ns += triton_timestamp_ns(end) - triton_timestamp_ns(received);
+  measurement_.count(end_ns - start_ns, send_ns, recv_ns);
 }
 
 }  // namespace sonicsim::sim
