@@ -62,30 +62,48 @@ bool EventGraph::run(EventRecord& record, const RunModule& run_module) {
   return true;
 }
 
-// New workers while fewer wait for work than there are ready modules, up to one per thread.
+// New workers while fewer wait for work than there are ready modules, up to one per thread: a
+// parked one if there is one, else a new actor.
 void EventGraph::start_workers(bool first_holds_thread) {
   while (first_holds_thread || (idle_ < static_cast<int>(ready_.size()) && workers_ < most_workers_)) {
     ++workers_;
     ++idle_;
-    const std::string name = name_ + "#" + std::to_string(spawned_++);
-    actors_.push_back(sg4::Actor::create(name, host_, [self = shared_from_this(), holds = first_holds_thread] {
-                        work(self, holds);
-                      }).get());
+    if (!parked_.empty()) {
+      Worker* worker = parked_.back();
+      parked_.pop_back();
+      worker->holds_thread = first_holds_thread;
+      worker->handed->release();
+    } else {
+      Worker& worker = *worker_slots_.emplace_back(std::make_unique<Worker>());
+      worker.holds_thread = first_holds_thread;
+      const std::string name = name_ + "#" + std::to_string(spawned_++);
+      worker.actor =
+          sg4::Actor::create(name, host_, [self = shared_from_this(), &worker] { serve(self, worker); }).get();
+      actors_.push_back(worker.actor);
+    }
     first_holds_thread = false;
   }
 }
 
-// A worker: it takes the next ready module while there is one, on the thread it holds.
-void EventGraph::work(const std::shared_ptr<EventGraph>& self, bool holds_thread) {
+void EventGraph::serve(const std::shared_ptr<EventGraph>& self, Worker& worker) {
+  while (work(self, worker.holds_thread)) {
+    self->parked_.push_back(&worker);
+    worker.handed->acquire();
+    if (self->closed_) break;
+  }
+  self->forget(worker.actor);
+}
+
+// A spell of a worker: it takes the next ready module while there is one, on the thread it holds.
+bool EventGraph::work(const std::shared_ptr<EventGraph>& self, bool holds_thread) {
   EventGraph& g = *self;
-  sg4::Actor* me = sg4::Actor::self();
   if (!holds_thread) g.threads_.acquire();
   for (;;) {
     if (g.ready_.empty() || g.failed_) {
       --g.workers_;
       --g.idle_;
       g.threads_.release();
-      return g.forget(me);
+      return true;
     }
     const int m = g.ready_.front();
     g.ready_.pop_front();
@@ -94,13 +112,13 @@ void EventGraph::work(const std::shared_ptr<EventGraph>& self, bool holds_thread
     task.own.thread_wait_s += sg4::Engine::get_clock() - task.ready_s;
     if (!(*g.run_module_)(m, task.own)) {  // the job ends: what its threads do no longer matters
       g.fail();
-      return g.forget(me);
+      return false;
     }
     ++g.idle_;
     if (g.failed_ || g.finish(m)) {  // the event is over: the stream has this thread
       --g.workers_;
       --g.idle_;
-      return g.forget(me);
+      return true;
     }
   }
 }
@@ -141,17 +159,25 @@ void EventGraph::leaving_thread() {
   start_workers(false);
 }
 
-// The stream's actors still running stop where they are; a kill lets the actors ready at this
-// instant run a step, which may end some of them (they leave actors_ themselves).
+// The stream's actors still running stop where they are, and the parked ones with them; a kill lets
+// the actors ready at this instant run a step, which may end some of them (they leave actors_
+// themselves).
 void EventGraph::stop() {
   while (!actors_.empty()) {
     sg4::Actor* actor = actors_.back();
     actors_.pop_back();
     actor->kill();
   }
+  parked_.clear();
   ready_.clear();
   workers_ = 0;
   idle_ = 0;
+}
+
+void EventGraph::close() {
+  closed_ = true;
+  for (Worker* worker : parked_) worker->handed->release();
+  parked_.clear();
 }
 
 void EventGraph::forget(sg4::Actor* actor) {

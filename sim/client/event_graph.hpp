@@ -9,6 +9,9 @@
 // the thread that finishes the last module returns to the stream. An ExternalWork call frees its
 // thread: its actor leaves the workers while its requests are in flight (at most one actor per
 // ExternalWork module besides the workers), and waits for a thread again for produce().
+// A worker with no module left parks until a later event of the stream needs one: it is handed work
+// in the same instant as an actor created for it would start, and the stream creates an actor
+// only when none is parked (an actor's creation maps its stack and protects its guard page).
 //
 // The event's time components (cpu_s ... thread_wait_s) are those of its critical path: the module
 // that finished last, the module whose end made it ready, and so on back to the event's start, so
@@ -43,6 +46,8 @@ class EventGraph : public std::enable_shared_from_this<EventGraph> {
   bool run(EventRecord& record, const RunModule& run_module);
   // Kills the actors still running the stream's modules (the job failed).
   void stop();
+  // The stream has no more events: its parked workers end.
+  void close();
   // Around an ExternalWork call of the module that the calling actor runs: it gives its thread
   // back, and takes one again for produce().
   void leaving_thread();
@@ -61,7 +66,16 @@ class EventGraph : public std::enable_shared_from_this<EventGraph> {
     Times path;       // the times of its critical path, itself included
   };
 
-  static void work(const std::shared_ptr<EventGraph>& self, bool holds_thread);
+  // A worker's actor: parked between the spells of work it is handed.
+  struct Worker {
+    simgrid::s4u::Actor* actor = nullptr;
+    simgrid::s4u::SemaphorePtr handed = simgrid::s4u::Semaphore::create(0);
+    bool holds_thread = false;  // the spell it is handed starts on a thread it already holds
+  };
+
+  static void serve(const std::shared_ptr<EventGraph>& self, Worker& worker);
+  // A spell of work; false: the job failed, and the actor ends.
+  static bool work(const std::shared_ptr<EventGraph>& self, bool holds_thread);
   bool finish(int module);  // true: it was the event's last
   void fail();
   void start_workers(bool first_holds_thread);
@@ -87,6 +101,9 @@ class EventGraph : public std::enable_shared_from_this<EventGraph> {
   // module) and modules in an ExternalWork call. Workers waiting for a thread when an event ends
   // stay for the next one, or give the thread back.
   std::vector<simgrid::s4u::Actor*> actors_;
+  std::vector<std::unique_ptr<Worker>> worker_slots_;  // every worker actor made, parked or not
+  std::vector<Worker*> parked_;
+  bool closed_ = false;
   int workers_ = 0;
   int idle_ = 0;
   int spawned_ = 0;  // for the actors' names

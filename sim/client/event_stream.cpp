@@ -158,6 +158,7 @@ void EventStream::cancel_requests() {
 void EventStream::end_of_job() {
   requests_.end_of_job();
   for (RequestFlow& flow : module_flows_) flow.end_of_job();
+  if (graph_) graph_->close();
 }
 
 // Each item of the event draws its elements. A ragged request carries the sum; a padded one pads

@@ -24,7 +24,7 @@
 
 namespace sonicsim::sim {
 
-class RequestFlow : private UploadWatcher {
+class RequestFlow final : private UploadWatcher {
  public:
   // Per request of an event, for models with a variable dim: its elements and its padded shape.
   using PartElements = std::vector<std::pair<std::int64_t, std::int64_t>>;

@@ -20,7 +20,7 @@
 
 namespace sonicsim::sim {
 
-class InferenceServer : private ModelQueue::Responder {
+class InferenceServer final : private ModelQueue::Responder {
  public:
   InferenceServer(int index, const ServerNode& node, const Scenario& scenario, Recorder& recorder);
   InferenceServer(const InferenceServer&) = delete;

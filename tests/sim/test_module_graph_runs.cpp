@@ -16,7 +16,11 @@
 #include <algorithm>
 #include <string>
 
+#include <simgrid/s4u.hpp>
+
 #include "analysis/invariants.hpp"
+#include "cli/processes/isolated_run.hpp"
+#include "sim/simulation.hpp"
 #include "tests/support/simulation_support.hpp"
 
 using namespace sonicsim;
@@ -188,6 +192,33 @@ TEST_CASE("streams with graphs share the job's threads, event after event; the s
   for (const EventRecord& e : first.events) cpu_total += e.cpu_s;
   CHECK(first.jobs[0].busy_thread_s == doctest::Approx(cpu_total).epsilon(1e-9));
   CHECK(first.jobs[0].events == 30);
+}
+
+TEST_CASE("a stream's graph workers serve event after event: their actors are made once, not per event") {
+  // A stream's workers are at most its job's threads plus one per ExternalWork module in a call
+  // (sim/client/event_graph.hpp), here 2 + 2, however many events it runs; each event needs at least
+  // one, so 30 events of 3 streams would make at least 30 actors if each event made its own.
+  json modules = {cpu("A", 0.1), call("B", "m1", true), call("C", "m2", true), cpu("D", 0.05)};
+  modules[1]["after"] = {"A"};
+  modules[2]["after"] = {"A"};
+  modules[3]["after"] = {"B", "C"};
+  json d = scenario(modules);
+  d["workload"]["threads"] = 2;
+  d["workload"]["streams"] = 3;
+  d["workload"]["events_per_job"] = 30;
+  const Scenario s = test::parse(d);
+  const std::string counts = run_isolated([&] {
+    int workers_made = 0;  // the workers are named after their stream, "#" and a number
+    simgrid::s4u::Actor::on_creation_cb([&](const simgrid::s4u::Actor& actor) {
+      if (actor.get_name().find('#') != std::string::npos) ++workers_made;
+    });
+    const SimulationResults r = simulate(s);
+    return std::to_string(r.events.size()) + " " + std::to_string(workers_made);
+  });
+  CHECK(counts.substr(0, counts.find(' ')) == "30");
+  const int workers_made = std::stoi(counts.substr(counts.find(' ') + 1));
+  CHECK(workers_made >= 3);
+  CHECK(workers_made <= 3 * (2 + 2));
 }
 
 TEST_CASE("a call that fails the job stops the event's other calls, which are cancelled") {

@@ -21,8 +21,9 @@ each value below follows. Read from the data:
 A job is a CMSSW process of 4 threads and 4 streams (the workload's `threads`), its SONIC modules ExternalWork
 (`external_work`), one job per 4-core node (assumption 13). In the cross-site scenarios, which serve all six models,
 the event is a module graph: each SONIC module waits for the CPU work (`after`), not for the others, as the
-producers' consumes in CMSSW say (assumption 16, SONIC_AFTER below); the one-model scenarios keep the chain, which
-for one SONIC module after the CPU work is the same order. THREADED = False writes the form used before the
+producers' consumes in CMSSW say (assumption 16, SONIC_AFTER below); so does the ParticleNet AK8 scenario, whose three
+SONIC modules read one tag-info collection. The scenarios of one SONIC module keep the chain, which for one module
+after the CPU work is the same order. THREADED = False writes the form used before the
 simulator had threaded jobs: 4 single-core jobs ("streams") per node, which run_suite.py sums per node.
 
 What the sources leave open is declared, not chosen (declared unknowns, each with its source in "why";
@@ -177,7 +178,9 @@ def declare_unknowns(content, served):
 SONIC_AFTER = ["not-offloaded"]
 
 
-def scenario(name, description, served, cpu_only_rate, rtt_s, graph=False):
+def scenario(name, description, served, cpu_only_rate, rtt_s):
+    """Several SONIC modules form a module graph (assumption 16); one module after the CPU work is a chain."""
+    graph = len(served) > 1
     event_s = THREADS / cpu_only_rate
     shares = module_shares()
     rest = event_s * (1 - sum(shares[m] for m in served))
@@ -238,19 +241,19 @@ SCENARIOS = {
     "particlenet-ak4.json": scenario("cms-miniaod-particlenet-ak4", "ParticleNet AK4 (PyTorch) on one T4, GCP.",
                                      ["particlenet_ak4"], CPU_ONLY["gpu_saturation_scan"], 0.5e-3),
     "particlenet-ak8.json": scenario("cms-miniaod-particlenet-ak8", "The three ParticleNet AK8 models (PyTorch) on one "
-                                     "T4, GCP.", AK8, CPU_ONLY["gpu_saturation_scan"], 0.5e-3),
+                                     "T4, GCP; their SONIC modules wait for the event's CPU work, not for each other "
+                                     "(assumption 16).", AK8, CPU_ONLY["gpu_saturation_scan"], 0.5e-3),
     "deepmet.json": scenario("cms-miniaod-deepmet", "DeepMET (TensorFlow) on one T4, GCP.", ["deepmet"],
                              CPU_ONLY["gpu_saturation_scan"], 0.5e-3),
     "deeptau.json": scenario("cms-miniaod-deeptau", "DeepTau (TensorFlow-TensorRT) on one T4, GCP.", ["deeptau"],
                              CPU_ONLY["gpu_saturation_scan"], 0.5e-3),
     "cross-site-purdue.json": scenario("cms-miniaod-cross-site-purdue", "All models on one T4 at Purdue, clients at "
                                        "Purdue; the SONIC modules of an event wait for its CPU work, not for each "
-                                       "other (assumption 16).", ALL, CPU_ONLY["cross_site"], 0.5e-3, graph=True),
+                                       "other (assumption 16).", ALL, CPU_ONLY["cross_site"], 0.5e-3),
     "cross-site-gcp.json": cross_site_gcp(scenario("cms-miniaod-cross-site-gcp", "All models on one T4 at GCP Iowa, "
                                                    "clients at Purdue (10 ms RTT, assumption 9; declared from 6 to 14 "
                                                    "ms); the SONIC modules of an event wait for its CPU work, not for "
-                                                   "each other (assumption 16).", ALL, CPU_ONLY["cross_site"], 10e-3,
-                                                   graph=True)),
+                                                   "each other (assumption 16).", ALL, CPU_ONLY["cross_site"], 10e-3)),
 }
 SERVED = {"particlenet-ak4.json": ["particlenet_ak4"], "particlenet-ak8.json": AK8, "deepmet.json": ["deepmet"],
           "deeptau.json": ["deeptau"], "cross-site-purdue.json": ALL, "cross-site-gcp.json": ALL}

@@ -68,6 +68,19 @@ TEST_CASE("perf scenario: count windows take a request count from 1 to 1e7, and 
   CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario(counted)),
                        doctest::Contains("/perf_analyzer/measurement_request_count: expected at most 10000000"),
                        InputError);
+  // A level keeps every window's latencies: 3 windows of 10^7 are 3 x 10^7, over limits::kMaxRecordedRequests.
+  counted["measurement_request_count"] = 10'000'000;
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario(counted)),
+                       doctest::Contains("/perf_analyzer/measurement_request_count: a level keeps the latencies of "
+                                         "its 3 windows of at least 10000000 requests each, 30000000 in all"),
+                       InputError);
+  counted["windows"] = 2;
+  CHECK(test::parse(test::perf_scenario(counted)).perf_analyzer->measurement_request_count == 10'000'000);
+  json many_windows = load;
+  many_windows["windows"] = 400'001;  // with the default count of 50: 20,000,050
+  CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario(many_windows)),
+                       doctest::Contains("/perf_analyzer/windows: a level keeps the latencies of its 400001 windows"),
+                       InputError);
   json untimed = {{"model", "m"}, {"concurrency", {8}}, {"measurement_request_count", 500}};
   CHECK_THROWS_WITH_AS(test::parse(test::perf_scenario(untimed)), doctest::Contains("count_windows\" only"),
                        InputError);

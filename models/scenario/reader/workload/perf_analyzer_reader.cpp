@@ -69,6 +69,18 @@ PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<Mode
       n->fail(printf_string("expected at most %d requests, got %lld", kMaxMeasurementRequestCount,
                             static_cast<long long>(load.measurement_request_count)));
   }
+  // A level keeps the latencies of all its windows for the percentiles, a count window at least its count.
+  const double counted = static_cast<double>(load.windows) * static_cast<double>(load.measurement_request_count);
+  if (load.measurement_mode == MeasurementMode::CountWindows && counted > limits::kMaxRecordedRequests) {
+    std::optional<JsonNode> culprit;  // the first of the two that the scenario sets
+    for (const char* key : {"measurement_request_count", "windows"})
+      if (!culprit) culprit = node.find(key);
+    culprit.value_or(node).fail(printf_string(
+        "a level keeps the latencies of its %d windows of at least %lld requests each, %.0f in all: more than the "
+        "%lld latencies sonicsim keeps in memory",
+        load.windows, static_cast<long long>(load.measurement_request_count), counted,
+        static_cast<long long>(limits::kMaxRecordedRequests)));
+  }
   if (auto s = node.find("client_send")) load.client_send = read_distribution(*s);
   if (auto r = node.find("client_recv")) load.client_recv = read_distribution(*r);
   load.protocol = read_client_protocol(node.find("protocol"));
