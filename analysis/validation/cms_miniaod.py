@@ -319,12 +319,15 @@ def report_lines(suite, cases, details, plot_rel):
             names = ", ".join(f"**{c['id']}** ({error_text(c)})" for c in group)
             lines.append(f"- {names}: {mechanism}")
     if plot_rel:
-        frozen = ", ".join(m["label"] for m in cms["models"] + cms["cross_site"] if "samples" in m) or "none"
+        panels = cms["models"] + cms["cross_site"]
+        frozen = ", ".join(m["label"] for m in panels if "samples" in m) or "none"
+        bands = ("frozen 90% band (every panel has one)" if all("samples" in m for m in panels) else
+                 f"frozen 90% band where one is frozen ({frozen}; the other panels say 'nominal only')")
         lines += ["", f"![per-job throughput against jobs, predicted and measured, per model]({plot_rel})", "",
                   "Per model and cross-site scan: the measured median per-job events/s with the p10-p90 of its jobs "
                   "(cross-site: one value per N, no scatter published) and the tolerance band around it "
                   f"(±{100 * cms['tolerances']['median']:.0f}%); the nominal predicted median at every simulated N; the "
-                  f"frozen 90% band where one is frozen ({frozen}; the other panels say 'nominal only'); baseline (a), "
+                  f"{bands}; baseline (a), "
                   "the CPU-only rate (a calibration input), as a thin dashed line. The predicted crossing is root-found "
                   "on runs (N bisected until the crossing is bracketed within 1 job: the blue sliver); the measured one "
                   "is linear between the two measured N either side of it. The y axes are zoomed; each panel says "
