@@ -74,9 +74,9 @@ void EventGraph::start_workers(bool first_holds_thread) {
       worker->holds_thread = first_holds_thread;
       worker->handed->release();
     } else {
+      const std::string name = name_ + "#" + std::to_string(worker_slots_.size());
       Worker& worker = *worker_slots_.emplace_back(std::make_unique<Worker>());
       worker.holds_thread = first_holds_thread;
-      const std::string name = name_ + "#" + std::to_string(spawned_++);
       worker.actor =
           sg4::Actor::create(name, host_, [self = shared_from_this(), &worker] { serve(self, worker); }).get();
       actors_.push_back(worker.actor);

@@ -106,7 +106,6 @@ class EventGraph : public std::enable_shared_from_this<EventGraph> {
   bool closed_ = false;
   int workers_ = 0;
   int idle_ = 0;
-  int spawned_ = 0;  // for the actors' names
 };
 
 }  // namespace sonicsim::sim

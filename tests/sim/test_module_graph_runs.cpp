@@ -62,6 +62,19 @@ json scenario(const json& modules) {
   return d;
 }
 
+// 30 events of a diamond A -> {B, C} -> D (B, C ExternalWork calls) on 3 streams sharing 2 threads.
+json diamonds_on_three_streams() {
+  json modules = {cpu("A", 0.1), call("B", "m1", true), call("C", "m2", true), cpu("D", 0.05)};
+  modules[1]["after"] = {"A"};
+  modules[2]["after"] = {"A"};
+  modules[3]["after"] = {"B", "C"};
+  json d = scenario(modules);
+  d["workload"]["threads"] = 2;
+  d["workload"]["streams"] = 3;
+  d["workload"]["events_per_job"] = 30;
+  return d;
+}
+
 SimulationResults run_graph(const json& d) {
   const SimulationResults r = test::simulate_isolated(test::parse(d));
   CHECK(first_invariant_violation(r, false).empty());
@@ -170,14 +183,7 @@ TEST_CASE("a job without threads runs its graph's CPU modules one at a time, in 
 }
 
 TEST_CASE("streams with graphs share the job's threads, event after event; the same seed gives the same records") {
-  json modules = {cpu("A", 0.1), call("B", "m1", true), call("C", "m2", true), cpu("D", 0.05)};
-  modules[1]["after"] = {"A"};
-  modules[2]["after"] = {"A"};
-  modules[3]["after"] = {"B", "C"};
-  json d = scenario(modules);
-  d["workload"]["threads"] = 2;
-  d["workload"]["streams"] = 3;
-  d["workload"]["events_per_job"] = 30;
+  json d = diamonds_on_three_streams();
   d["workload"]["modules"][0]["time"] = {{"distribution", "exponential"}, {"mean", "100ms"}};
   const SimulationResults first = run_graph(d), second = run_graph(d);
   REQUIRE(first.events.size() == 30);
@@ -198,14 +204,7 @@ TEST_CASE("a stream's graph workers serve event after event: their actors are ma
   // A stream's workers are at most its job's threads plus one per ExternalWork module in a call
   // (sim/client/event_graph.hpp), here 2 + 2, however many events it runs; each event needs at least
   // one, so 30 events of 3 streams would make at least 30 actors if each event made its own.
-  json modules = {cpu("A", 0.1), call("B", "m1", true), call("C", "m2", true), cpu("D", 0.05)};
-  modules[1]["after"] = {"A"};
-  modules[2]["after"] = {"A"};
-  modules[3]["after"] = {"B", "C"};
-  json d = scenario(modules);
-  d["workload"]["threads"] = 2;
-  d["workload"]["streams"] = 3;
-  d["workload"]["events_per_job"] = 30;
+  json d = diamonds_on_three_streams();
   const Scenario s = test::parse(d);
   const std::string counts = run_isolated([&] {
     int workers_made = 0;  // the workers are named after their stream, "#" and a number

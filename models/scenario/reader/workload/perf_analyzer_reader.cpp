@@ -1,5 +1,6 @@
 #include "models/scenario/reader/workload/perf_analyzer_reader.hpp"
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -16,8 +17,16 @@ constexpr Choice<RequestDistribution> kRequestDistributions[]{{"constant", Reque
                                                               {"poisson", RequestDistribution::Poisson}};
 constexpr Choice<MeasurementMode> kMeasurementModes[]{{"time_windows", MeasurementMode::TimeWindows},
                                                       {"count_windows", MeasurementMode::CountWindows}};
-// The most requests a count window waits for: the bound on requests a level measures.
+// The most requests a count window waits for (a level's windows together are bounded by
+// limits::kMaxRecordedRequests).
 constexpr int kMaxMeasurementRequestCount = 10'000'000;
+
+// The first of `keys` that the node sets, to name in an error about their combination.
+std::optional<JsonNode> first_set(const JsonNode& node, std::initializer_list<const char*> keys) {
+  for (const char* key : keys)
+    if (auto found = node.find(key)) return found;
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -52,13 +61,12 @@ PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<Mode
   if (auto w = node.find("windows")) load.windows = w->int_at_least(1);
   // Each level runs for the warm-up and its windows: within the longest run, or it never ends.
   if (!(load.end_s() <= limits::kMaxDurationS)) {
-    std::optional<JsonNode> culprit;  // the first of the three that the scenario sets
-    for (const char* key : {"windows", "measurement_interval", "warmup"})
-      if (!culprit) culprit = node.find(key);
-    culprit.value_or(node).fail(
-        printf_string("expected warmup + windows x measurement_interval of at most %g s (the longest run), got %g s + "
-                      "%d x %g s = %g s",
-                      limits::kMaxDurationS, load.warmup_s, load.windows, load.measurement_interval_s, load.end_s()));
+    first_set(node, {"windows", "measurement_interval", "warmup"})
+        .value_or(node)
+        .fail(printf_string(
+            "expected warmup + windows x measurement_interval of at most %g s (the longest run), got %g s + "
+            "%d x %g s = %g s",
+            limits::kMaxDurationS, load.warmup_s, load.windows, load.measurement_interval_s, load.end_s()));
   }
   if (auto m = node.find("measurement_mode")) load.measurement_mode = m->choice(kMeasurementModes);
   if (auto n = node.find("measurement_request_count")) {
@@ -72,14 +80,13 @@ PerfAnalyzerLoad read_perf_analyzer(const JsonNode& node, const std::vector<Mode
   // A level keeps the latencies of all its windows for the percentiles, a count window at least its count.
   const double counted = static_cast<double>(load.windows) * static_cast<double>(load.measurement_request_count);
   if (load.measurement_mode == MeasurementMode::CountWindows && counted > limits::kMaxRecordedRequests) {
-    std::optional<JsonNode> culprit;  // the first of the two that the scenario sets
-    for (const char* key : {"measurement_request_count", "windows"})
-      if (!culprit) culprit = node.find(key);
-    culprit.value_or(node).fail(printf_string(
-        "a level keeps the latencies of its %d windows of at least %lld requests each, %.0f in all: more than the "
-        "%lld latencies sonicsim keeps in memory",
-        load.windows, static_cast<long long>(load.measurement_request_count), counted,
-        static_cast<long long>(limits::kMaxRecordedRequests)));
+    first_set(node, {"measurement_request_count", "windows"})
+        .value_or(node)
+        .fail(printf_string(
+            "a level keeps the latencies of its %d windows of at least %lld requests each, %.0f in all: more than the "
+            "%lld latencies sonicsim keeps in memory",
+            load.windows, static_cast<long long>(load.measurement_request_count), counted,
+            static_cast<long long>(limits::kMaxRecordedRequests)));
   }
   if (auto s = node.find("client_send")) load.client_send = read_distribution(*s);
   if (auto r = node.find("client_recv")) load.client_recv = read_distribution(*r);
