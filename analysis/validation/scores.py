@@ -347,6 +347,10 @@ def main():
     parser.add_argument("--cms-figure")
     parser.add_argument("--summary", default=SUMMARY, help="the summary to write or to compare with")
     args = parser.parse_args()
+    if args.nvidia_figure or args.cms_figure:  # before any simulation runs, as run_suite.py does
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+        import python_interpreter
+        python_interpreter.require("matplotlib", "python3-matplotlib", "scores.py")
     suite = cms_miniaod.load_json(CASES)
     summary, rows = make_summary(suite, os.path.dirname(CASES), os.path.abspath(args.sonicsim))
     write_figures(suite, os.path.dirname(CASES), rows, args.nvidia_figure, args.cms_figure)
