@@ -11,8 +11,9 @@ A file whose inputs (scenario, the files it names, samples, --set values) have n
 interrupted run (--minutes: no new simulation starts after M minutes; exit 3) goes on where it stopped. CMS
 models are predicted at the N of their measured files, then at the N the root-finding of every run's
 crossing below the CPU-only rate asks for (predictions.next_job_counts) until each is bracketed within
-2 jobs or 2%. --check simulates the subset cases.json names ("frozen_check") and exits 1 unless it equals
-the committed files, every file is current and every CMS model's root-finding is complete.
+2 jobs or 2%, going on from the N an earlier root-finding simulated whose files are current. --check
+simulates the subset cases.json names ("frozen_check") and exits 1 unless it equals the committed files,
+every file is current and every CMS model's root-finding is complete.
 """
 import argparse
 import json
@@ -98,13 +99,18 @@ def predict_cms_model(maker, model, scenario, samples, ns):
 
 def complete_cms_model(maker, target):
     model, scenario, samples, ns, level, root_finding = target
-    documents = predict_cms_model(maker, model, scenario, samples, ns)
+    folder = os.path.join(OUT, "cms", model)
+    # Root-finding goes on from the N an earlier one simulated whose inputs are unchanged; stale ones are
+    # dropped below, not simulated again.
+    earlier = [int(name[1:-5]) for name in os.listdir(folder) if name.endswith(".json")] \
+        if root_finding and os.path.isdir(folder) else []
+    kept = [n for n in earlier if predictions.current(cms_path(model, n), scenario, samples, job_sets(n))]
+    documents = predict_cms_model(maker, model, scenario, samples, sorted(set(ns) | set(kept)))
     while root_finding:
         more = predictions.next_job_counts(documents, level)
         if not more:
             break
         documents.update(predict_cms_model(maker, model, scenario, samples, more))
-    folder = os.path.join(OUT, "cms", model)
     for name in os.listdir(folder) if root_finding else ():  # what an earlier root-finding asked for, this one not
         if name.endswith(".json") and int(name[1:-5]) not in documents:
             os.remove(os.path.join(folder, name))

@@ -12,6 +12,7 @@ count N, at the N of the measured files and at those the root-finding of each ru
 """
 import hashlib
 import json
+import math
 import os
 import re
 import subprocess
@@ -122,12 +123,21 @@ def curves(documents):
     return out
 
 
-def next_job_counts(documents, level, floor=2, ceiling=4000, growth=1.25, width=0.02, per_round=3):
-    """The N to simulate next so that every run's crossing is bracketed within max(2 jobs, `width` of it):
-    outwards by `growth` where a run stays above (or starts below) the level, else at the 5%, 50% and 95%
-    quantiles of the crossings still bracketed too widely. Empty when nothing is left to do."""
-    ns = sorted(documents)
-    found = [crossing_of(points, level) for points in curves(documents).values()]
+def next_job_counts(documents, level, **options):
+    """The N to simulate next so that every run's crossing is bracketed within max(2 jobs, 2% of it)
+    (job_counts_to_bracket over the runs' curves). Empty when nothing is left to do."""
+    return job_counts_to_bracket(list(curves(documents).values()), sorted(documents), level, **options)
+
+
+def job_counts_to_bracket(run_curves, ns, level, floor=2, ceiling=4000, growth=1.25, width=0.02):
+    """The N to evaluate next, given each run's curve [(N, per-job rate)] at the evaluated N `ns`: outwards
+    by `growth` where a run stays above (or starts below) the level; else, for the loose brackets at the 5%,
+    50% and 95% quantiles of their crossings, the linear crossing and the bracket's midpoint while the
+    bracket is wider than four tolerances, then the two N half a tolerance either side of the linear
+    crossing. The linear crossing alone moved a bracket by about one job a round where the curve bends (the
+    one-sided stall of regula falsi): the midpoint halves a wide bracket whatever the curve, and the pair
+    brackets the crossing within the tolerance in one round wherever the line is that close."""
+    found = [crossing_of(points, level) for points in run_curves]
     wanted = set()
     if any(x == float("inf") for x, _ in found) and ns[-1] < ceiling:
         wanted.add(min(ceiling, round(ns[-1] * growth)))
@@ -135,9 +145,16 @@ def next_job_counts(documents, level, floor=2, ceiling=4000, growth=1.25, width=
         wanted.add(max(floor, round(ns[0] / growth)))
     if wanted:
         return sorted(wanted - set(ns))
-    # A point inside each loose bracket, nearest its crossing: the bracket shrinks whatever the rounding.
-    loose = sorted(min(max(round(x), b[0] + 1), b[1] - 1) for x, b in found if b and b[1] - b[0] > max(2, width * x))
+    loose = sorted((x, b) for x, b in found if b and b[1] - b[0] > max(2, width * x))
     if not loose:
         return []
-    picks = {loose[min(len(loose) - 1, int(q * len(loose)))] for q in (0.05, 0.5, 0.95)}
-    return sorted(picks - set(ns))[:per_round]
+    chosen = {loose[min(len(loose) - 1, int(q * len(loose)))] for q in (0.05, 0.5, 0.95)}
+    picks = set()
+    for x, (n0, n1) in chosen:
+        tolerance = max(2, width * x)
+        if n1 - n0 > 4 * tolerance:
+            candidates = (round(x), (n0 + n1) // 2)
+        else:
+            candidates = (math.ceil(x - tolerance / 2), math.floor(x + tolerance / 2))
+        picks.update(n for n in candidates if n0 < n < n1)
+    return sorted(picks - set(ns))

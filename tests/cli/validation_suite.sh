@@ -15,6 +15,7 @@ python=/usr/bin/python3
 # The NVIDIA cases: the subset of concurrency levels is simulated and must equal the committed
 # predictions of every level (docs/validation-nvidia.csv), from which the report section is made.
 if "$python" "$repo/tests/cli/cms_miniaod_unit.py"; then pass; else fail "the CMS cases' arithmetic (cms_miniaod_unit.py)"; fi
+if "$python" "$repo/tests/cli/root_finding_unit.py"; then pass; else fail "the CMS crossings' root-finding (root_finding_unit.py)"; fi
 cms=subset
 [ "${SONICSIM_VALIDATION_FULL:-0}" = 1 ] && cms=full
 if "$python" "$repo/analysis/validation/run_suite.py" --sonicsim "$sonicsim" --cases "$repo/scenarios/validation/cases.json" \
