@@ -97,22 +97,30 @@ def cms_figure(path, rows, documents_by_model, labels, measured_scatter):
             ax.plot(x, m, "o", color="black", ms=3, label="measured")
         _baselines(ax, rs, None)
         level = rs[0]["baselines"]["a"]["value"]
-        ax.axhline(level, color="tab:red", lw=0.8, ls="--", label=f"CPU only {level} (calibration input)")
+        ax.axhline(level, color="tab:red", lw=0.8, ls="--", label="CPU only (calibration input; value in the title)")
         crossing = next((r for r in rows if r["case"] == model and r["metric"].startswith("crossing")), None)
         if crossing and crossing["measured"] is not None:
-            ax.axvline(crossing["measured"], color="black", lw=0.6, ls=":")
+            ax.axvline(crossing["measured"], color="black", lw=0.6, ls=":", label="measured crossing")
         if crossing and crossing["p5"] is not None:
-            ax.axvspan(crossing["p5"], crossing["p95"], color="tab:blue", alpha=0.08)
+            ax.axvspan(crossing["p5"], crossing["p95"], color="tab:blue", alpha=0.08, label="crossing band (5-95% of runs)")
         values = m + [b[0] for b in bands] + [b[2] for b in bands]
         low = 0.9 * min(values)
         ax.set_ylim(low, 1.05 * max(values))
-        ax.set_title(f"{labels[model]}\n(zoomed: y from {low:.2f})", fontsize=8)
+        ax.set_title(f"{labels[model]}\nCPU only {level} events/s per job; zoomed: y from {low:.2f}", fontsize=8)
         ax.set_xlabel("4-threaded jobs", fontsize=8)
         ax.set_ylabel("events/s per job", fontsize=8)
         ax.tick_params(labelsize=7)
-        ax.legend(fontsize=5)
     for ax in list(axes.flat)[len(models):]:
         ax.axis("off")
-    fig.tight_layout()
+    # One legend under the panels, each label once: inside a panel it covered the bands (DeepMET's, AK4's).
+    handles, names = [], []
+    for ax in list(axes.flat)[:len(models)]:
+        for handle, name in zip(*ax.get_legend_handles_labels()):
+            if name not in names:
+                handles.append(handle)
+                names.append(name)
+    legend_rows = math.ceil(len(names) / 4)
+    fig.legend(handles, names, fontsize=7, loc="lower center", ncol=4, frameon=False)
+    fig.tight_layout(rect=(0, 0.035 * legend_rows / nrows, 1, 1))
     fig.savefig(path, dpi=90)
     plt.close(fig)
