@@ -53,25 +53,34 @@ for ((worker = 0; worker < jobs; ++worker)); do
 done
 for pid in "${workers[@]}"; do wait "$pid"; done
 
-echo "sanitize: bundled and regression scenarios"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for scenario in scenarios/*.json tests/data/regression/*.json; do
-  name=$(basename "$scenario" .json)
-  if grep -q '"perf_analyzer"' "$scenario"; then
-    args=(--perf-csv "$out/$name.csv" --set '/perf_analyzer/concurrency=[1,4]')
-  else
-    args=(--output "$out/$name" --set '/simulation/outputs=["events","requests","batches","metrics","jobs"]')
-  fi
-  # A batch-system scenario's first 50 jobs (cms-t2-waves runs 1.8 million requests in full).
-  if grep -q '"submit"' "$scenario"; then args+=(--set /workload/jobs=50); fi
-  "$build/sonicsim" run "$scenario" --quiet "${args[@]}" 2> "$out/stderr" ||
-    { cat "$out/stderr"; echo "sanitize: $scenario failed"; exit 1; }
-done
-
-echo "sanitize: hostile input"
-SONICSIM_SANITIZED=1 python3 tests/cli/hostile_input.py "$build/sonicsim" .
-SONICSIM_SANITIZED=1 python3 tests/cli/hostile_files.py "$build/sonicsim" .
+run_scenarios() {  # every bundled and regression scenario, one after another
+  for scenario in scenarios/*.json tests/data/regression/*.json; do
+    name=$(basename "$scenario" .json)
+    if grep -q '"perf_analyzer"' "$scenario"; then
+      args=(--perf-csv "$out/$name.csv" --set '/perf_analyzer/concurrency=[1,4]')
+    else
+      args=(--output "$out/$name" --set '/simulation/outputs=["events","requests","batches","metrics","jobs"]')
+    fi
+    # A batch-system scenario's first 50 jobs (cms-t2-waves runs 1.8 million requests in full).
+    if grep -q '"submit"' "$scenario"; then args+=(--set /workload/jobs=50); fi
+    "$build/sonicsim" run "$scenario" --quiet "${args[@]}" 2> "$out/$name.stderr" ||
+      { cat "$out/$name.stderr"; echo "sanitize: $scenario failed"; return 1; }
+  done
+}
+# Two streams side by side, each a process at a time: the scenarios then hostile_input.py (about 80 s
+# under ASan on two cores), and hostile_files.py (about 95 s); one after another they took 3 minutes.
+echo "sanitize: bundled and regression scenarios, and hostile input"
+(run_scenarios && SONICSIM_SANITIZED=1 python3 tests/cli/hostile_input.py "$build/sonicsim" .) > "$out/first.log" 2>&1 &
+first=$!
+SONICSIM_SANITIZED=1 python3 tests/cli/hostile_files.py "$build/sonicsim" . > "$out/second.log" 2>&1 &
+second=$!
+streams_failed=0
+wait "$first" || streams_failed=1
+wait "$second" || streams_failed=1
+cat "$out/first.log" "$out/second.log"
+if [ "$streams_failed" -ne 0 ]; then echo "sanitize: a scenario or a hostile-input case failed (above)"; exit 1; fi
 
 if [ "$fuzz_seconds" -gt 0 ]; then
   echo "sanitize: fuzzing, $fuzz_seconds s per target"
