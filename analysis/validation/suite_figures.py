@@ -191,7 +191,9 @@ def _cms_panel(ax, p, documents, sensitivity, tolerance):
     ax.set_xlabel("4-threaded jobs on one T4", fontsize=8)
     ax.set_ylabel("events/s per job", fontsize=8)
     ax.tick_params(labelsize=7)
-    ax.legend(fontsize=5, loc="lower left", bbox_to_anchor=(0.0, 0.09))
+    # Under the panel, not in it: inside, it covered the bands (its labels carry the panel's own crossings).
+    # Left out of tight_layout, which would narrow the panel to the legend's width; cms_figure leaves it room.
+    ax.legend(fontsize=5, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False).set_in_layout(False)
 
 
 def cms_figure(path, details, tolerance):
@@ -200,12 +202,13 @@ def cms_figure(path, details, tolerance):
     panels = details["models"] + details["cross"]
     cols = 3
     rows = (len(panels) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.6 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 5.6 * rows), squeeze=False)
     for ax, p in zip(axes.flat, panels):
         sensitivity = [s for s in details.get("sensitivity", []) if s["model"] == p["id"]]
         _cms_panel(ax, p, scores.cms_documents(p["id"]), sensitivity, tolerance)
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
     fig.tight_layout()
+    fig.subplots_adjust(hspace=0.5, bottom=0.12, right=0.95)  # room for each panel's legend under it
     fig.savefig(path, dpi=100)
     plt.close(fig)
