@@ -14,6 +14,18 @@ BASELINES = {"a": ("(a) no contention (where not seen: above the axis)", ":"), "
              "c": ("(c) analytic closed form", "-.")}
 
 
+def figure_legend(fig, axes, ncol):
+    """One legend under the panels, each label once (the panels share their styles); returns how many it holds."""
+    handles, labels = [], []
+    for ax in axes:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(h)
+                labels.append(label)
+    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=ncol, frameon=False)
+    return len(labels)
+
+
 def _baselines(ax, rows, key):
     for k, (label, style) in BASELINES.items():
         xs = [r["x"] for r in rows if k in r["baselines"]]
@@ -112,15 +124,8 @@ def cms_figure(path, rows, documents_by_model, labels, measured_scatter):
         ax.tick_params(labelsize=7)
     for ax in list(axes.flat)[len(models):]:
         ax.axis("off")
-    # One legend under the panels, each label once: inside a panel it covered the bands (DeepMET's, AK4's).
-    handles, names = [], []
-    for ax in list(axes.flat)[:len(models)]:
-        for handle, name in zip(*ax.get_legend_handles_labels()):
-            if name not in names:
-                handles.append(handle)
-                names.append(name)
-    legend_rows = math.ceil(len(names) / 4)
-    fig.legend(handles, names, fontsize=7, loc="lower center", ncol=4, frameon=False)
+    # One legend under the panels: inside a panel it covered the bands (DeepMET's, AK4's).
+    legend_rows = math.ceil(figure_legend(fig, list(axes.flat)[:len(models)], ncol=4) / 4)
     fig.tight_layout(rect=(0, 0.035 * legend_rows / nrows, 1, 1))
     fig.savefig(path, dpi=90)
     plt.close(fig)

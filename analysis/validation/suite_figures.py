@@ -22,17 +22,6 @@ def _pyplot():
     return plt
 
 
-def _figure_legend(fig, axes, ncol):
-    """One legend under the panels, each label once (the panels share their styles)."""
-    handles, labels = [], []
-    for ax in axes:
-        for h, label in zip(*ax.get_legend_handles_labels()):
-            if label not in labels:
-                handles.append(h)
-                labels.append(label)
-    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=ncol, frameon=False)
-
-
 # --- docs/validation.png: each case's error against its tolerance ------------------------------------------
 
 ROLES = {"calibration input": ("s", "white", "tab:grey", "calibration input (the scenario was built from it: "
@@ -127,7 +116,7 @@ def nvidia_figure(path, spec, base, results):
                 ax.set_xlabel("concurrency (requests in flight)", fontsize=8)
             if i == 0:
                 ax.set_ylabel(unit, fontsize=8)
-    _figure_legend(fig, [axes[0][0], axes[1][0]], ncol=3)
+    band_figures.figure_legend(fig, [axes[0][0], axes[1][0]], ncol=3)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     fig.savefig(path, dpi=100)
     plt.close(fig)
