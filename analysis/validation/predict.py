@@ -91,6 +91,14 @@ def cms_path(model, n):
     return os.path.join(OUT, "cms", model, f"n{n}.json")
 
 
+def frozen_counts(model):
+    """The N of a CMS model's frozen files (nN.json), ascending; [] where none is frozen."""
+    folder = os.path.join(OUT, "cms", model)
+    if not os.path.isdir(folder):
+        return []
+    return sorted(int(name[1:-5]) for name in os.listdir(folder) if name.endswith(".json"))
+
+
 def predict_cms_model(maker, model, scenario, samples, ns):
     """Every N of the model, the data's then the root-finding's; returns {N: document}."""
     documents = {n: maker.ensure(cms_path(model, n), scenario, samples, job_sets(n)) for n in ns}
@@ -99,11 +107,9 @@ def predict_cms_model(maker, model, scenario, samples, ns):
 
 def complete_cms_model(maker, target):
     model, scenario, samples, ns, level, root_finding = target
-    folder = os.path.join(OUT, "cms", model)
     # Root-finding goes on from the N an earlier one simulated whose inputs are unchanged; stale ones are
     # dropped below, not simulated again.
-    earlier = [int(name[1:-5]) for name in os.listdir(folder) if name.endswith(".json")] \
-        if root_finding and os.path.isdir(folder) else []
+    earlier = frozen_counts(model) if root_finding else []
     kept = [n for n in earlier if predictions.current(cms_path(model, n), scenario, samples, job_sets(n))]
     documents = predict_cms_model(maker, model, scenario, samples, sorted(set(ns) | set(kept)))
     while root_finding:
@@ -111,9 +117,9 @@ def complete_cms_model(maker, target):
         if not more:
             break
         documents.update(predict_cms_model(maker, model, scenario, samples, more))
-    for name in os.listdir(folder) if root_finding else ():  # what an earlier root-finding asked for, this one not
-        if name.endswith(".json") and int(name[1:-5]) not in documents:
-            os.remove(os.path.join(folder, name))
+    for n in earlier:  # what an earlier root-finding asked for, this one not
+        if n not in documents:
+            os.remove(cms_path(model, n))
     return documents
 
 
@@ -128,12 +134,10 @@ def check(suite, base, sonicsim):
             problems.append(f"{os.path.relpath(path, REPO)} is stale or missing")
     for model, scenario, samples, ns, level, root_finding in cms_targets(suite, base):
         documents = {}
-        folder = os.path.join(OUT, "cms", model)
-        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-            n = int(name[1:-5])
-            if not predictions.current(os.path.join(folder, name), scenario, samples, job_sets(n)):
-                problems.append(f"{os.path.relpath(os.path.join(folder, name), REPO)} is stale")
-            documents[n] = predictions.read(os.path.join(folder, name))
+        for n in frozen_counts(model):
+            if not predictions.current(cms_path(model, n), scenario, samples, job_sets(n)):
+                problems.append(f"{os.path.relpath(cms_path(model, n), REPO)} is stale")
+            documents[n] = predictions.read(cms_path(model, n))
         missing = [n for n in ns if n not in documents]
         if missing or (root_finding and predictions.next_job_counts(documents, level)):
             problems.append(f"{model}: the prediction is not complete (run predict.py --case {model})")

@@ -35,7 +35,7 @@ import cms_miniaod
 import declared
 import nvidia_suite
 import predictions
-from predict import CASES, OUT, cms_path, cms_targets, job_sets
+from predict import CASES, OUT, cms_path, cms_targets, frozen_counts, job_sets
 
 SUMMARY = os.path.join(OUT, "summary.json")
 FIGURES = ("validation-bands-nvidia.png", "validation-bands-cms.png")  # docs/, made by --nvidia-figure, --cms-figure
@@ -157,10 +157,7 @@ def slope(points):
 
 def cms_documents(model):
     """{N: frozen prediction} of one CMS model (files nN.json); {} where none is frozen."""
-    folder = os.path.join(OUT, "cms", model)
-    if not os.path.isdir(folder):
-        return {}
-    return {int(name[1:-5]): predictions.read(os.path.join(folder, name)) for name in os.listdir(folder)}
+    return {n: predictions.read(cms_path(model, n)) for n in frozen_counts(model)}
 
 
 def cms_targets_scored(suite, base, sonicsim):
