@@ -51,10 +51,12 @@ struct ServerGroup {
   std::optional<AutoscalingSpec> autoscaling;
   // How the kernels of instances sharing one of its devices progress (models/workload/shared_device.hpp):
   // by the overlap fraction f, or by each execution's occupancy with an interference cost s per
-  // concurrent execution. Neither: SimGrid's time-sharing (f = 0, computed by SimGrid).
+  // concurrent execution. Neither: SimGrid's time-sharing (f = 0, computed by SimGrid), unless a
+  // switching cost is given (then f = 0 on the simulator's own clock).
   std::optional<double> kernel_overlap;
   KernelSharing kernel_sharing = KernelSharing::TimeSlicing;
-  double kernel_interference = 0;  // s, with KernelSharing::Occupancy
+  double kernel_interference = 0;   // s, with KernelSharing::Occupancy
+  double kernel_switch_cost_s = 0;  // device work an execution adds when it starts while another runs
 };
 
 // Server `i` of a group, as the platform names its host and the outputs name the server.

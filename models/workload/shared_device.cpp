@@ -23,6 +23,7 @@ void SharedDevice::sum_occupancy() {
 
 void SharedDevice::start(int id, double work_s, double now_s, double occupancy) {
   advance(now_s);
+  if (!ends_.empty()) work_s += sharing_.switch_cost_s;
   ends_.emplace(attained_s_ + work_s, started_++, id, occupancy);
   if (sharing_.mode == DeviceSharing::Mode::Occupancy) sum_occupancy();
 }

@@ -20,6 +20,10 @@
 //   switching; 0 unless a source gives it). u = 1 for every kernel is time-sharing exactly; u -> 0
 //   full overlap; two kernels of u = 0.5 each run at their speed alone.
 //
+// Either way a kernel that starts while another runs on the device may add a switching cost c of
+// device work (kernel_switch_cost): a cost per execution, whatever its batch, where the interference
+// s is a share of it. With time-sharing two busy kernels of work w each take 2 (w + c).
+//
 // One clock of attained work serves all: the work each kernel has done since the device's start,
 // v(t), grows at r(t). A kernel that starts at v0 with work w ends when v reaches v0 + w; kernels
 // end in the order of those marks, whatever happens in between, and the next end is (mark - v) / r
@@ -34,11 +38,14 @@ namespace sonicsim {
 struct DeviceSharing {
   enum class Mode { Overlap, Occupancy };
   Mode mode = Mode::Overlap;
-  double overlap = 0;       // f, with Mode::Overlap
-  double interference = 0;  // s, with Mode::Occupancy
+  double overlap = 0;        // f, with Mode::Overlap
+  double interference = 0;   // s, with Mode::Occupancy
+  double switch_cost_s = 0;  // c: device work a kernel adds when it starts while another runs
 
-  static DeviceSharing by_overlap(double f) { return {Mode::Overlap, f, 0}; }
-  static DeviceSharing by_occupancy(double s) { return {Mode::Occupancy, 0, s}; }
+  static DeviceSharing by_overlap(double f, double switch_cost_s = 0) { return {Mode::Overlap, f, 0, switch_cost_s}; }
+  static DeviceSharing by_occupancy(double s, double switch_cost_s = 0) {
+    return {Mode::Occupancy, 0, s, switch_cost_s};
+  }
 };
 
 class SharedDevice {
@@ -55,7 +62,8 @@ class SharedDevice {
   }
 
   // Kernel `id` of `work_s` seconds alone starts at `now_s` (not before the last date seen); by
-  // occupancy it needs `occupancy` of the device (ignored by an overlap fraction).
+  // occupancy it needs `occupancy` of the device (ignored by an overlap fraction). Started while
+  // another kernel runs, its work is `work_s` plus the switching cost.
   void start(int id, double work_s, double now_s, double occupancy = 1);
   // The date the next kernel ends; +inf while none runs.
   double next_end_s() const;

@@ -62,10 +62,14 @@ InferenceServer::InferenceServer(int index, const ServerNode& node, const Scenar
   for (const auto& queue : queues_)
     if (queue)
       for (const ModelQueue::Instance& instance : queue->instances()) ++instances_on[instance.device];
+  // Without an overlap fraction or occupancies SimGrid time-shares the device, unless a switching cost
+  // asks for the simulator's own clock (time-sharing there too: f = 0).
+  const double switch_cost_s = group.kernel_switch_cost_s;
   std::optional<DeviceSharing> sharing;
-  if (group.kernel_overlap) sharing = DeviceSharing::by_overlap(*group.kernel_overlap);
+  if (group.kernel_overlap || switch_cost_s > 0)
+    sharing = DeviceSharing::by_overlap(group.kernel_overlap.value_or(0), switch_cost_s);
   if (group.kernel_sharing == KernelSharing::Occupancy)
-    sharing = DeviceSharing::by_occupancy(group.kernel_interference);
+    sharing = DeviceSharing::by_occupancy(group.kernel_interference, switch_cost_s);
   if (sharing) shared_devices_.resize(group.gpus_per_server);
   for (const auto& queue : queues_)
     if (queue)

@@ -244,6 +244,30 @@ TEST_CASE("perf, two instances sharing one GPU by occupancy: time-sharing at u =
   CHECK(throughput("20ms", "0s", 2, true, 0.5) == doctest::Approx(2 / (1.5 * tau)).epsilon(0.01));
 }
 
+TEST_CASE("perf, a switching cost per execution: two busy time-sharing instances complete 1 / (tau + c) per second") {
+  // Batch-1 requests, both instances always busy (8 in flight, tau far above the round trip): every
+  // execution but the first starts while the other runs, so it is tau + c of device work, and two such
+  // at half speed each take 2 (tau + c): the pair completes 2 / (2 (tau + c)) requests per second
+  // (models/workload/shared_device.hpp). The same with an overlap fraction f: each runs at
+  // 1 / (2 - f), so 2 / ((2 - f)(tau + c)); by occupancy with u = 1, as time-sharing.
+  const double tau = 20e-3, c = 5e-3;
+  auto throughput = [&](const char* switch_cost, const json& sharing) {
+    json d = test::perf_scenario(
+        {{"model", "m"}, {"concurrency", {8}}, {"warmup", "2s"}, {"measurement_interval", "10s"}, {"windows", 1}});
+    d["models"]["m"]["kernel_latency"] = {{"type", "affine"}, {"intercept", "0s"}, {"per_item", "20ms"}};
+    d["models"]["m"]["max_batch_size"] = 1;
+    d["models"]["m"]["instances_per_gpu"] = 2;
+    if (switch_cost) d["platform"]["servers"][0]["kernel_switch_cost"] = switch_cost;
+    for (const auto& [key, value] : sharing.items()) d["platform"]["servers"][0][key] = value;
+    return run_level(d).row.inferences_per_s;
+  };
+  CHECK(throughput("5ms", json::object()) == doctest::Approx(1 / (tau + c)).epsilon(0.01));
+  CHECK(throughput("5ms", {{"kernel_overlap", 0.5}}) == doctest::Approx(2 / (1.5 * (tau + c))).epsilon(0.01));
+  CHECK(throughput("5ms", {{"kernel_sharing", "occupancy"}}) == doctest::Approx(1 / (tau + c)).epsilon(0.01));
+  // A zero cost is SimGrid's time-sharing, the run without the key.
+  CHECK(throughput("0s", json::object()) == throughput(nullptr, json::object()));
+}
+
 TEST_CASE("perf, client_send and client_recv as distributions: their columns are the distributions' means") {
   json d = test::perf_scenario(
       {{"model", "m"}, {"concurrency", {1}}, {"warmup", "1s"}, {"measurement_interval", "20s"}, {"windows", 1}});

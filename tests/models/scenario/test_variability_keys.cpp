@@ -176,3 +176,16 @@ TEST_CASE("perf_analyzer's client send and receive times are durations or distri
   d["perf_analyzer"]["client_send"] = {{"distribution", "exponential"}, {"mean", "0s"}};
   CHECK(test::failure_of([&] { test::parse(d); }).where == "/perf_analyzer/client_send/mean");
 }
+
+TEST_CASE("kernel_switch_cost is a duration of at least 0 with any sharing; absent, 0") {
+  json d = test::base_scenario();
+  CHECK(test::parse(d).platform.servers[0].kernel_switch_cost_s == 0);
+  d["platform"]["servers"][0]["kernel_switch_cost"] = "220us";
+  CHECK(test::parse(d).platform.servers[0].kernel_switch_cost_s == doctest::Approx(220e-6));
+  d["platform"]["servers"][0]["kernel_sharing"] = "occupancy";
+  CHECK(test::parse(d).platform.servers[0].kernel_switch_cost_s == doctest::Approx(220e-6));
+  for (const json& bad : {json("-1ms"), json(0.2), json("fast")}) {
+    d["platform"]["servers"][0]["kernel_switch_cost"] = bad;
+    CHECK(test::failure_of([&] { test::parse(d); }).where == "/platform/servers/0/kernel_switch_cost");
+  }
+}

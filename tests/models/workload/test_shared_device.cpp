@@ -119,9 +119,9 @@ struct SharedKernel {
   double occupancy;
 };
 
-// Runs the kernels (by start date) on a device shared by occupancy; returns each one's end date.
-std::map<int, double> run_by_occupancy(double interference, const std::vector<SharedKernel>& kernels) {
-  SharedDevice device(DeviceSharing::by_occupancy(interference));
+// Runs the kernels (by start date) on a device shared as `sharing` says; returns each one's end date.
+std::map<int, double> run_shared(DeviceSharing sharing, const std::vector<SharedKernel>& kernels) {
+  SharedDevice device(sharing);
   std::map<int, double> ends;
   std::size_t next = 0;
   while (next < kernels.size() || device.running() > 0) {
@@ -134,6 +134,10 @@ std::map<int, double> run_by_occupancy(double interference, const std::vector<Sh
     for (int id : device.end_next(end)) ends[id] = end;
   }
   return ends;
+}
+
+std::map<int, double> run_by_occupancy(double interference, const std::vector<SharedKernel>& kernels) {
+  return run_shared(DeviceSharing::by_occupancy(interference), kernels);
 }
 
 }  // namespace
@@ -174,4 +178,23 @@ TEST_CASE("by occupancy: kernels slow down only for the share beyond the device,
   const auto interfering = run_by_occupancy(0.5, {{0, 1.0, 0.0, 0.1}, {1, 1.0, 0.0, 0.1}});
   CHECK(interfering.at(0) == doctest::Approx(1.5).epsilon(1e-12));
   CHECK(interfering.at(1) == doctest::Approx(1.5).epsilon(1e-12));
+}
+
+TEST_CASE("a switching cost is device work added to a kernel that starts while another runs") {
+  // Time-sharing (f = 0), c = 0.25 s: A (2 s) starts alone and pays nothing; B (1 s) starts at 0.5
+  // while A runs, so its work is 1.25 s. Both at half speed from 0.5: B ends 0.5 + 2 x 1.25 = 3.0, when
+  // A has done 0.5 + 1.25 = 1.75 and runs its 0.25 left alone: A ends 3.25 (without the cost: B 2.5,
+  // A 3.0, above). C (1 s) starts at 4.0 on an idle device and pays nothing: 5.0.
+  const auto ends =
+      run_shared(DeviceSharing::by_overlap(0, 0.25), {{0, 2.0, 0.0, 1.0}, {1, 1.0, 0.5, 1.0}, {2, 1.0, 4.0, 1.0}});
+  CHECK(ends.at(1) == doctest::Approx(3.0).epsilon(1e-12));
+  CHECK(ends.at(0) == doctest::Approx(3.25).epsilon(1e-12));
+  CHECK(ends.at(2) == doctest::Approx(5.0).epsilon(1e-12));
+  // By occupancy, two kernels of u = 0.1 started together run unslowed; the second to start pays the cost.
+  const auto small = run_shared(DeviceSharing::by_occupancy(0, 0.25), {{0, 1.0, 0.0, 0.1}, {1, 1.0, 0.0, 0.1}});
+  CHECK(small.at(0) == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(small.at(1) == doctest::Approx(1.25).epsilon(1e-12));
+  // No cost: the dates of the device without one.
+  CHECK(run_shared(DeviceSharing::by_overlap(0, 0), {{0, 2.0, 0.0, 1.0}, {1, 1.0, 0.5, 1.0}}) ==
+        run_device(0.0, {{0, 2.0, 0.0}, {1, 1.0, 0.5}}));
 }

@@ -84,13 +84,14 @@ void read_kernel_sharing(const JsonNode& node, ServerGroup& group) {
       s->fail("an interference cost per concurrent execution goes with \"kernel_sharing\": \"occupancy\"");
     group.kernel_interference = s->number_in(0, limits::kMaxFactor);
   }
+  if (auto c = node.find("kernel_switch_cost")) group.kernel_switch_cost_s = c->duration_s();
 }
 
 ServerGroup read_server_group(const JsonNode& node) {
   // "supersonic_values" is expanded before (reader/supersonic/): here it can only be null.
   node.allow_only({"name", "count", "devices_per_server", "gpus_per_server", "device", "gpu", "nic", "models",
                    "frontend", "failures", "autoscaling", "kernel_overlap", "kernel_sharing", "kernel_interference",
-                   "supersonic_values"});
+                   "kernel_switch_cost", "supersonic_values"});
   ServerGroup group;
   group.name = host_prefix(node.at("name"));
   group.count = node.at("count").int_in(1, limits::kMaxServersPerGroup);
