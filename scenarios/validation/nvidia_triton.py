@@ -35,6 +35,9 @@ The choices (one per assumption, the same in every case; docs/validation-sources
     one instant, where a deterministic simulation returns a whole batch's clients together and they
     arrive together again (lockstep). No row measures this spread: its standard deviation is a
     declared unknown, log-uniform from 1% to 100% of the nominal Client Send.
+  - How perf_analyzer measured (GPUNet): in count windows of 500 requests (ONLINE_REQUEST_COUNT), as
+    GPUNet's runner ran it; a window lasts until that many are answered, so its rate leaves out the
+    requests in flight at its edges. ResNet-50's runner is not read for this: its cases keep time windows.
   - Online staging (GPUNet; source-wide, per host): an online execution copies its input from HTTP
     buffers, not shared memory, so its Compute Input is several times the offline one that tau holds.
     The model's "staging" (pageable: per_request + bytes / host_to_device.pageable) is what the rows
@@ -48,15 +51,19 @@ The choices (one per assumption, the same in every case; docs/validation-sources
     --fit-staging): the simulated instances time-share the staging with the kernels, so part of the
     measured excess is the other instance's work. ResNet-50's offline table is over HTTP already: no
     staging is added there.
-  - Two instances on one GPU time-share it (no kernel_overlap or kernel_sharing key): on the rows of
-    the SOURCE_WIDE online tables (Server Compute Infer over the offline value at the row's batch:
-    2.0 to 3.7 at batches below 4, 1.6 to 2.6 from 16), time-sharing's 2 is off by an RMS log error
-    of 0.14 (V100) and 0.16 (A100); "kernel_sharing": "occupancy" with u(B) from the offline tau(B)
-    gives at most 2 (1.0 to 1.7 at batches below 4) and 0.37 and 0.35, and with its interference
-    cost s fitted on the same rows (0.22, 0.21) still 0.31 and 0.30: the occupancy model cannot give
-    ratios above 2 at small batches without giving 4 and more at large ones (source_wide_terms.py).
-    No table of the source runs a model on the T4 with two instances: there kernel_overlap is a
-    declared unknown from 0 (time-sharing) to 1.
+  - Two instances on one GPU time-share it, and an execution that starts while the other instance's
+    runs adds a switching cost c of device work (GPUNet; source-wide, per host: "kernel_switch_cost"):
+    on the rows of the SOURCE_WIDE online tables (Server Compute Infer over the offline value at the
+    row's batch: 2.0 to 3.7 at batches below 4, 1.6 to 2.6 from 16), time-sharing's 2 is off by an RMS
+    log error of 0.14 (V100) and 0.16 (A100), time-sharing with c, 2 (tau + c) / tau with c fitted on
+    the same rows (switch_cost_s: about 0.22 ms on the DGX-1, 0.16 ms on the DGX A100), by 0.12 and
+    0.13; "kernel_sharing": "occupancy" with u(B) from the offline tau(B) gives at most 2 (1.0 to 1.7
+    at batches below 4) and 0.37 and 0.35, and with its interference cost s fitted on the same rows
+    (0.22, 0.21) still 0.31 and 0.30: the occupancy model cannot give ratios above 2 at small batches
+    without giving 4 and more at large ones, where a cost per execution is large beside a small
+    batch's tau and small beside a large one's (source_wide_terms.py). No table of the source runs a
+    model on the T4 with two instances: there kernel_overlap is a declared unknown from 0
+    (time-sharing) to 1, and no switching cost is learned for its host.
   - ResNet-50's offline table has no split and runs over HTTP: tau(B) is its Avg Latency less the HTTP
     cost of B images at the nominal (middle) rates; its p50 is taken as the Avg (for the spread).
     Where tau so read does not grow with B, the table is bound by the transfer and the case is not
@@ -67,6 +74,7 @@ import argparse
 import csv
 import filecmp
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -179,11 +187,45 @@ def row_batch(row, instances=2):
     return max(1.0, float(row["Inferences/Second"]) * execution_ms(row) * 1e-3 / instances)
 
 
+# GPUNet's online tests counted windows of 500 requests (GPUNet/triton/*/runner/pipeline_impl.py,
+# --measurement-request-count 500; run_performance_on_triton.py: --measurement-mode count_windows by default):
+# the GPUNet cases, and the runs that fit STAGING_SHARE, measure the same way (scenarios/README.md, "Count windows").
+ONLINE_REQUEST_COUNT = 500
+
 # The share of the staging learned from the online rows that the simulated executions take (online_staging):
 # the simulated instances time-share every phase of an execution, the staging included (scenarios/README.md,
 # "The request path"), so a staging the rows give is slowed again in the simulation. Fitted by runs of the
 # simulator over the SOURCE_WIDE cases (source_wide_terms.py --fit-staging: mean log throughput error 0).
-STAGING_SHARE = {"V100": 0.402, "A100": 0.387}
+STAGING_SHARE = {"V100": 0.199, "A100": 0.184}
+
+
+def sharing_rows(root, host):
+    """(offline Compute Infer at the row's batch, online Compute Infer), ms, of every SOURCE_WIDE online row of a
+    host, the batch from the row's own columns (row_batch)."""
+    rows = []
+    for variant in SOURCE_WIDE:
+        infer = [(int(r["Batch"]), float(r["Server Compute Infer (ms)"]))
+                 for r in read_table(root, f"gpunet-{variant}_offline_{host}.csv")]
+        for r in read_table(root, f"gpunet-{variant}_online_{host}.csv"):
+            rows.append((interpolate(infer, row_batch(r)), float(r["Server Compute Infer (ms)"])))
+    return rows
+
+
+def switch_cost_s(root, device):
+    """The switching cost c per execution of two busy time-sharing instances on a host (scenarios/README.md,
+    "Kernels sharing a device"): each execution takes 2 (tau + c), so c minimises the squared log error of
+    2 (offline + c) / online over the SOURCE_WIDE rows (sharing_rows). The error is convex in c: golden-section
+    search over 0 to 10 ms, rounded to 0.1 us."""
+    rows = sharing_rows(root, RATE_HOSTS[device][0])
+
+    def error(c_ms):
+        return sum(math.log(2 * (offline + c_ms) / online) ** 2 for offline, online in rows)
+
+    low, high, ratio = 0.0, 10.0, (math.sqrt(5) - 1) / 2
+    for _ in range(100):
+        a, b = high - ratio * (high - low), low + ratio * (high - low)
+        low, high = (low, b) if error(a) < error(b) else (a, high)
+    return round((low + high) / 2 * 1e4) / 1e7
 
 
 def staging_rows(root, host):
@@ -330,6 +372,13 @@ def scenario(root, case):
                                               "deployment commands set NUMBER_OF_MODEL_INSTANCES=\"1\" (line 289)"}
         server["kernel_overlap"] = {"between": [0.0, 1.0], "why": "no table of the source runs a model on the T4 with two "
                                                               "instances: from time-sharing (0) to full overlap (1)"}
+    if model == "gpunet":
+        server["kernel_switch_cost"] = f"{1e6 * switch_cost_s(root, device):.6g}us"
+    switching = (f"An execution that starts while the other instance's runs adds {server['kernel_switch_cost']} of "
+                 f"device work (learned on the online rows of GPUNet {', '.join(SOURCE_WIDE)} on the same host, no "
+                 "case's target). " if model == "gpunet" else "")
+    counted = (f" (perf_analyzer's count windows of {ONLINE_REQUEST_COUNT} requests, as GPUNet's runner measured)"
+               if model == "gpunet" else "")
     sharing = ("2 instances time-sharing" if model == "gpunet" else
                "2 instances (or 1: declared) sharing, by an overlap declared from 0 to 1,")
     return {
@@ -337,9 +386,9 @@ def scenario(root, case):
         "description": (
             f"NVIDIA's online perf_analyzer test of {case} (DeepLearningExamples@729963dd; {DATA}/{online} is the "
             f"target, not read to build this): batch-1 requests of 3x{resolution}x{resolution} FP16 over HTTP from "
-            f"another host, concurrency {levels[0]} to {levels[-1]}, Triton's dynamic batcher (max batch "
+            f"another host, concurrency {levels[0]} to {levels[-1]}{counted}, Triton's dynamic batcher (max batch "
             f"{max_batch}, preferred {max_batch}, queue delay 0; payloads {PAYLOADS[model]} once queued, as in Triton "
-            f"{'21.12' if model == 'gpunet' else '20.11 and 21.02'}) and {sharing} one {device}. "
+            f"{'21.12' if model == 'gpunet' else '20.11 and 21.02'}) and {sharing} one {device}. {switching}"
             f"Kernel tau(B) and its lognormal spread: {MODELS}/{case}.json, fitted on {DATA}/{offline} only. HTTP: "
             f"frontend {HTTP_THREADS} threads, {1e3 * fixed:g} ms per request (the offline Network+Server Send/Recv "
             f"at batch 1) plus the input at {server_low / 1e9:.3g} to {server_high / 1e9:.3g} Gbps; client send of "
@@ -363,7 +412,10 @@ def scenario(root, case):
             | ({"staging": staging_block(root, device)} if model == "gpunet" else {})},
         "perf_analyzer": {
             "model": model, "batch_size": 1, "concurrency": levels, "warmup": "2s", "measurement_interval": "2s",
-            "windows": 3,
+            "windows": 3}
+            | ({"measurement_mode": "count_windows", "measurement_request_count": ONLINE_REQUEST_COUNT}
+               if model == "gpunet" else {})
+            | {
             "client_send": {"distribution": "lognormal",
                             "mean": between(1e6 * size * 8 / client_high, 1e6 * size * 8 / client_low, "us",
                                             per_byte("client", rates["source"])),

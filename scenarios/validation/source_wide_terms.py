@@ -7,9 +7,11 @@ Reads only the offline and online tables of nvidia_triton.SOURCE_WIDE (calibrati
 hosts); the cases' online tables (targets) are never read. Prints:
   1. the online staging each host's cases get (nvidia_triton.online_staging) and its residuals;
   2. how two instances share the GPU on those rows: each row's Compute Infer over the offline
-     Compute Infer at the row's batch (nvidia_triton.row_batch), against time-sharing (2) and against
+     Compute Infer at the row's batch (nvidia_triton.row_batch), against time-sharing (2), against
      "kernel_sharing": "occupancy" (scenarios/README.md, "Kernels sharing a device": two executions of
-     the row's batch, max(1, 2 u(B)) x (1 + s)), s fitted on the same rows;
+     the row's batch, max(1, 2 u(B)) x (1 + s)), s fitted on the same rows, and against time-sharing
+     with a switching cost c per execution, 2 (tau + c) / tau, c fitted on the same rows (the cases'
+     "kernel_switch_cost");
   3. perf_analyzer's client-side gap by Little's law on each row: z = concurrency / throughput - avg latency;
   4. that gap as perf_analyzer's count windows make it, from each row's own latencies (count_window_held).
 --simulate runs the simulator on the same variants, built as nvidia_triton.py builds a case (in a
@@ -82,6 +84,13 @@ def sharing(root):
                   f"{span([max(1, 2 * u) * (1 + s) for _, _, u in large])}; RMS log error "
                   f"{rms_log(lambda b, u, s=s: max(1, 2 * u) * (1 + s)):.3f}")
         print(f"    time-sharing: 2 and 2; RMS log error {rms_log(lambda b, u: 2.0):.3f}")
+        c_ms = 1e3 * nt.switch_cost_s(root, device)
+        pairs = nt.sharing_rows(root, host)  # the same rows: (offline, online) Compute Infer
+        switched = [(b, 2 * (offline + c_ms) / offline) for (b, _, _), (offline, _) in zip(rows, pairs)]
+        rms = math.sqrt(sum(math.log(2 * (offline + c_ms) / online) ** 2 for offline, online in pairs) / len(pairs))
+        print(f"    time-sharing with a switching cost c = {1e3 * c_ms:.1f} us per execution (least squares, "
+              f"nvidia_triton.switch_cost_s): {span([r for b, r in switched if b < 4])} and "
+              f"{span([r for b, r in switched if b >= 16])}; RMS log error {rms:.3f}")
 
 
 def client_gap(root):
@@ -97,12 +106,7 @@ def client_gap(root):
                                                          for c in SHOWN_LEVELS) + f"   {min(held):.2f}-{max(held):.2f}")
 
 
-# GPUNet's online tests counted windows of 500 requests (GPUNet/triton/*/runner/pipeline_impl.py,
-# --measurement-request-count 500; run_performance_on_triton.py: --measurement-mode count_windows by default).
-ONLINE_REQUEST_COUNT = 500
-
-
-def count_window_held(row, request_count=ONLINE_REQUEST_COUNT):
+def count_window_held(row, request_count=nt.ONLINE_REQUEST_COUNT):
     """X * avg / c that perf_analyzer's count windows report for a row whose clients hold all c in flight
     (scenarios/README.md, "Count windows"): 1 - L_max / (2 W), W = whole seconds until request_count requests
     are answered at the true rate c / avg; p99 stands for the longest latency, which no row gives."""
