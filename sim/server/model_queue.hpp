@@ -4,7 +4,7 @@
 // instance are actors; an instance executes one batch at a time on its device. Several instances on
 // one GPU time-share it: SimGrid shares the GPU host's single core equally among the kernels
 // running on it, so two concurrent kernels each take twice as long; or, where the server group
-// gives a kernel_overlap or kernel_sharing, they share it as a SharedDevice
+// gives a kernel_overlap, kernel_sharing or kernel_switch_cost, they share it as a SharedDevice
 // (SimulatedSharedDevice). CPU-kind instances run on the server host, one core each. An instance
 // that has its device to itself (the only instance on its GPU, or a CPU instance on its own core)
 // always runs at full speed: its kernel's end is known when it starts, and a kernel timer ends it
@@ -49,7 +49,7 @@ class ModelQueue {
     const KernelSpread* spread = nullptr;  // null: every kernel takes exactly tau(b)
     std::unique_ptr<Rng> spread_rng;       // its kernels' draws, where it has a spread
     bool time_shares_device = false;       // other instances run kernels on its device at once: SimGrid time-shares it
-    // Its GPU shared by a kernel_overlap or by occupancy (null otherwise): it ends the kernel.
+    // Its GPU shared by a kernel_overlap, by occupancy or with a switching cost (null otherwise): it ends the kernel.
     SimulatedSharedDevice* shared_device = nullptr;
     int device_slot = 0;              // the instance's slot on shared_device
     simgrid::s4u::SemaphorePtr work;  // wakes its actor: a batch to run, or its kernel's end
