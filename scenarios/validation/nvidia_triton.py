@@ -216,8 +216,11 @@ def switch_cost_s(root, device):
     "Kernels sharing a device"): each execution takes 2 (tau + c), so c minimises the squared log error of
     2 (offline + c) / online over the SOURCE_WIDE rows (sharing_rows). The error is convex in c: golden-section
     search over 0 to 10 ms, rounded to 0.1 us."""
-    rows = sharing_rows(root, RATE_HOSTS[device][0])
+    return fit_switch_cost_ms(sharing_rows(root, RATE_HOSTS[device][0])) * 1e-3
 
+
+def fit_switch_cost_ms(rows):
+    """c (ms, to 0.1 us) minimising the squared log error of 2 (offline + c) / online over (offline, online) rows."""
     def error(c_ms):
         return sum(math.log(2 * (offline + c_ms) / online) ** 2 for offline, online in rows)
 
@@ -225,7 +228,7 @@ def switch_cost_s(root, device):
     for _ in range(100):
         a, b = high - ratio * (high - low), low + ratio * (high - low)
         low, high = (low, b) if error(a) < error(b) else (a, high)
-    return round((low + high) / 2 * 1e4) / 1e7
+    return round((low + high) / 2 * 1e4) / 1e4
 
 
 def staging_rows(root, host):

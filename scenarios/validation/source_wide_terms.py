@@ -217,6 +217,9 @@ def self_test():
     # Count windows of 500 at c / avg = 200/s (2.5 s: W = 3 s) with p99 0.6 s: 1 - 0.6 / 6 = 0.9.
     window_row = {"Concurrency": "100", "avg latency (ms)": "500", "p99 latency (ms)": "600"}
     ok = ok and abs(count_window_held(window_row) - 0.9) < 1e-12
+    # Two busy time-sharing instances with a switching cost of 0.25 ms: every online execution is 2 (offline + 0.25).
+    exact = [(t, 2 * (t + 0.25)) for t in (0.5, 1.0, 3.0, 8.0)]
+    ok = ok and nt.fit_switch_cost_ms(exact) == 0.25 and nt.fit_switch_cost_ms([(t, 2 * t) for t in (1.0, 4.0)]) == 0.0
     print(f"source_wide_terms self-test: {'ok' if ok else 'FAILED'}")
     return ok
 
