@@ -214,8 +214,8 @@ def sharing_rows(root, host):
 def switch_cost_s(root, device):
     """The switching cost c per execution of two busy time-sharing instances on a host (scenarios/README.md,
     "Kernels sharing a device"): each execution takes 2 (tau + c), so c minimises the squared log error of
-    2 (offline + c) / online over the SOURCE_WIDE rows (sharing_rows). The error is convex in c: golden-section
-    search over 0 to 10 ms, rounded to 0.1 us."""
+    2 (offline + c) / online over the SOURCE_WIDE rows (sharing_rows): golden-section search over 0 to 10 ms, which
+    assumes one minimum there (each term's log rises with c, so the sum falls, then rises), rounded to 0.1 us."""
     return fit_switch_cost_ms(sharing_rows(root, RATE_HOSTS[device][0])) * 1e-3
 
 
