@@ -200,14 +200,15 @@ STAGING_SHARE = {"V100": 0.199, "A100": 0.184}
 
 
 def sharing_rows(root, host):
-    """(offline Compute Infer at the row's batch, online Compute Infer), ms, of every SOURCE_WIDE online row of a
-    host, the batch from the row's own columns (row_batch)."""
+    """(variant, the row's batch, offline Compute Infer at that batch, online Compute Infer), ms, of every
+    SOURCE_WIDE online row of a host, the batch from the row's own columns (row_batch)."""
     rows = []
     for variant in SOURCE_WIDE:
         infer = [(int(r["Batch"]), float(r["Server Compute Infer (ms)"]))
                  for r in read_table(root, f"gpunet-{variant}_offline_{host}.csv")]
         for r in read_table(root, f"gpunet-{variant}_online_{host}.csv"):
-            rows.append((interpolate(infer, row_batch(r)), float(r["Server Compute Infer (ms)"])))
+            batch = row_batch(r)
+            rows.append((variant, batch, interpolate(infer, batch), float(r["Server Compute Infer (ms)"])))
     return rows
 
 
@@ -216,7 +217,8 @@ def switch_cost_s(root, device):
     "Kernels sharing a device"): each execution takes 2 (tau + c), so c minimises the squared log error of
     2 (offline + c) / online over the SOURCE_WIDE rows (sharing_rows): golden-section search over 0 to 10 ms, which
     assumes one minimum there (each term's log rises with c, so the sum falls, then rises), rounded to 0.1 us."""
-    return fit_switch_cost_ms(sharing_rows(root, RATE_HOSTS[device][0])) * 1e-3
+    rows = sharing_rows(root, RATE_HOSTS[device][0])
+    return fit_switch_cost_ms([(offline, online) for _, _, offline, online in rows]) * 1e-3
 
 
 def fit_switch_cost_ms(rows):

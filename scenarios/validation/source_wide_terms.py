@@ -58,39 +58,39 @@ def staging(root):
 def sharing(root):
     print("2. Two instances on one GPU: online Compute Infer / offline Compute Infer at the row's batch")
     for host, device in HOSTS.items():
-        rows = []
-        for variant in nt.SOURCE_WIDE:
-            offline = nt.read_table(root, f"gpunet-{variant}_offline_{host}.csv")
-            infer = [(int(r["Batch"]), float(r["Server Compute Infer (ms)"])) for r in offline]
-            u = occupancy(offline)
-            for r in nt.read_table(root, f"gpunet-{variant}_online_{host}.csv"):
-                batch = nt.row_batch(r)
-                rows.append((batch, float(r["Server Compute Infer (ms)"]) / nt.interpolate(infer, batch), u(batch)))
+        pairs = nt.sharing_rows(root, host)
+        u = {v: occupancy(nt.read_table(root, f"gpunet-{v}_offline_{host}.csv")) for v in nt.SOURCE_WIDE}
+        # (batch, occupancy, offline, measured ratio) per row; a model gives the ratio from the first three
+        rows = [(batch, u[variant](batch), offline, online / offline) for variant, batch, offline, online in pairs]
+        c_ms = nt.fit_switch_cost_ms([(offline, online) for _, _, offline, online in pairs])
+
+        def occupied(s):
+            return lambda b, u, offline: max(1, 2 * u) * (1 + s)
+
+        def switched(b, u, offline):
+            return 2 * (offline + c_ms) / offline
 
         def rms_log(model):
-            return math.sqrt(sum(math.log(model(b, u) / ratio) ** 2 for b, ratio, u in rows) / len(rows))
+            return math.sqrt(sum(math.log(model(b, u, o) / ratio) ** 2 for b, u, o, ratio in rows) / len(rows))
 
-        best_s = min((i / 100 for i in range(300)), key=lambda s: rms_log(lambda b, u: max(1, 2 * u) * (1 + s)))
         small = [x for x in rows if x[0] < 4]
         large = [x for x in rows if x[0] >= 16]
 
-        def span(values):
-            return f"{min(values):.2f}-{max(values):.2f}"
+        def spans(model):
+            return f"{span([model(*x[:3]) for x in small])} and {span([model(*x[:3]) for x in large])}"
 
-        print(f"  {device}: measured {span([r for _, r, _ in small])} at batch < 4 ({len(small)} rows), "
-              f"{span([r for _, r, _ in large])} at batch >= 16 ({len(large)} rows)")
+        best_s = min((i / 100 for i in range(300)), key=lambda s: rms_log(occupied(s)))
+        print(f"  {device}: measured {span([x[3] for x in small])} at batch < 4 ({len(small)} rows), "
+              f"{span([x[3] for x in large])} at batch >= 16 ({len(large)} rows)")
         for label, s in (("occupancy, s = 0", 0.0), (f"occupancy, s = {best_s:.2f} (least squares)", best_s)):
-            print(f"    {label}: {span([max(1, 2 * u) * (1 + s) for _, _, u in small])} and "
-                  f"{span([max(1, 2 * u) * (1 + s) for _, _, u in large])}; RMS log error "
-                  f"{rms_log(lambda b, u, s=s: max(1, 2 * u) * (1 + s)):.3f}")
-        print(f"    time-sharing: 2 and 2; RMS log error {rms_log(lambda b, u: 2.0):.3f}")
-        c_ms = 1e3 * nt.switch_cost_s(root, device)
-        pairs = nt.sharing_rows(root, host)  # the same rows: (offline, online) Compute Infer
-        switched = [(b, 2 * (offline + c_ms) / offline) for (b, _, _), (offline, _) in zip(rows, pairs)]
-        rms = math.sqrt(sum(math.log(2 * (offline + c_ms) / online) ** 2 for offline, online in pairs) / len(pairs))
+            print(f"    {label}: {spans(occupied(s))}; RMS log error {rms_log(occupied(s)):.3f}")
+        print(f"    time-sharing: 2 and 2; RMS log error {rms_log(lambda b, u, offline: 2.0):.3f}")
         print(f"    time-sharing with a switching cost c = {1e3 * c_ms:.1f} us per execution (least squares, "
-              f"nvidia_triton.switch_cost_s): {span([r for b, r in switched if b < 4])} and "
-              f"{span([r for b, r in switched if b >= 16])}; RMS log error {rms:.3f}")
+              f"nvidia_triton.switch_cost_s): {spans(switched)}; RMS log error {rms_log(switched):.3f}")
+
+
+def span(values):
+    return f"{min(values):.2f}-{max(values):.2f}"
 
 
 def client_gap(root):
