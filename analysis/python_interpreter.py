@@ -25,8 +25,11 @@ def _candidates():
 
 
 def _has(interpreter, module):
+    # Found on its path, without importing it (importing matplotlib takes a second): a module found
+    # but broken fails at the import after the re-run, with require()'s message.
+    probe = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({module!r}) is None)"
     try:
-        return subprocess.run([interpreter, "-c", f"import {module}"], capture_output=True, timeout=60).returncode == 0
+        return subprocess.run([interpreter, "-c", probe], capture_output=True, timeout=60).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         return False
 
