@@ -9,6 +9,10 @@ CMakeLists.txt may define the same file-local name, whichever batches they fall 
 Prints each such name with the files that define it, and exits 1 if there is any. The sources are
 the .cpp files a CMakeLists.txt lists; file-local names are those defined at the start of a line
 (the layout .clang-format gives) inside `namespace {` ... `}  // namespace`, and `static` ones.
+
+A file's `using namespace sonicsim::network;` reaches the files after it in its batch too, and with it
+the namespaces nested there: had sonicsim::network a namespace `test` beside sonicsim::test, every
+`test::` in those files would be ambiguous. So no two namespaces of the tree share their last name.
 """
 import collections
 import pathlib
@@ -43,6 +47,36 @@ def file_local_names(path: pathlib.Path):
     return names
 
 
+NAMESPACE_OPEN = re.compile(r"^namespace ([\w:]+) \{")
+NAMESPACE_CLOSE = re.compile(r"^\}  // namespace( \S+)?$")
+
+
+def namespaces(text: str):
+    """The full names of the namespaces a file opens (nested ones within their parents)."""
+    stack, found = [], set()
+    for line in text.splitlines():
+        if line.startswith("namespace {"):
+            stack.append(stack[-1] if stack else "")  # anonymous: its names are its parent's
+            continue
+        opened = NAMESPACE_OPEN.match(line)
+        if opened:
+            full = "::".join(filter(None, [stack[-1] if stack else "", opened.group(1)]))
+            stack.append(full)
+            found.add(full)
+        elif NAMESPACE_CLOSE.match(line) and stack:
+            stack.pop()
+    return found
+
+
+def namespaces_sharing_a_name(texts):
+    """{last name: sorted full names} for the names that more than one namespace ends in."""
+    by_last = collections.defaultdict(set)
+    for text in texts:
+        for full in namespaces(text):
+            by_last[full.split("::")[-1]].add(full)
+    return {last: sorted(fulls) for last, fulls in sorted(by_last.items()) if len(fulls) > 1}
+
+
 def shared_names(root: pathlib.Path):
     """(CMakeLists.txt, name, files) for each file-local name defined in two sources of one CMakeLists."""
     found = []
@@ -59,10 +93,31 @@ def shared_names(root: pathlib.Path):
     return found
 
 
+def self_test():
+    """The namespace rule on planted files: a nested `test` beside sonicsim::test is found, and
+    anonymous namespaces, a closer without a name and one namespace opened twice are not."""
+    own = "namespace sonicsim {\nnamespace test {\n}  // namespace test\n}  // namespace sonicsim\n"
+    again = "namespace sonicsim::test {\nnamespace {\n}  // namespace\n}  // namespace sonicsim::test\n"
+    nested = "namespace sonicsim::network::test {\n}  // namespace sonicsim::network::test\n"
+    assert namespaces(own) == {"sonicsim", "sonicsim::test"}, namespaces(own)
+    assert namespaces_sharing_a_name([own, again]) == {}
+    found = namespaces_sharing_a_name([own, again, nested])
+    assert found == {"test": ["sonicsim::network::test", "sonicsim::test"]}, found
+
+
 if __name__ == "__main__":
-    shared = shared_names(pathlib.Path(sys.argv[1]).resolve())
+    self_test()
+    root = pathlib.Path(sys.argv[1]).resolve()
+    shared = shared_names(root)
     for cmake, name, files in shared:
         print(f"{cmake}: '{name}' is defined file-locally in {', '.join(files)}: give it a name of its own, "
               f"or share one definition")
     print(f"unity names: {len(shared)} file-local names defined in more than one source of a target")
-    sys.exit(1 if shared else 0)
+    texts = [path.read_text(errors="replace") for folder in FOLDERS for pattern in ("*.cpp", "*.hpp")
+             for path in sorted((root / folder).rglob(pattern))]
+    clashes = namespaces_sharing_a_name(texts)
+    for last, fulls in clashes.items():
+        print(f"namespaces {', '.join(fulls)} share the name '{last}': a file's using-directive makes it "
+              "ambiguous in the files after it in a unity batch; rename one")
+    print(f"unity names: {len(clashes)} namespace names used by more than one namespace")
+    sys.exit(1 if shared or clashes else 0)

@@ -9,7 +9,7 @@
 #include "models/network/max_min.hpp"
 #include "models/network/upload_sharing.hpp"
 
-namespace sonicsim::network::test {
+namespace sonicsim::network::fluid_reference {
 
 struct TraceUpload {
   double start_s;
@@ -136,4 +136,4 @@ inline std::vector<double> sharing_ends(const TraceLinks& links, const std::vect
   return end;
 }
 
-}  // namespace sonicsim::network::test
+}  // namespace sonicsim::network::fluid_reference

@@ -9,7 +9,7 @@
 #include "tests/models/network/fluid_reference.hpp"
 
 using namespace sonicsim::network;
-using namespace sonicsim::network::test;
+using namespace sonicsim::network::fluid_reference;
 
 namespace {
 
