@@ -15,5 +15,6 @@ awk 'NF == 3 { printf "%10.1f  %s\n", $3, $1 }' build/Testing/Temporary/CTestCos
 # (scripts/sanitize.sh 600 for a longer run); five readers fuzz two at a time in three rounds: 60 s.
 # On two cores this whole script took 31 minutes in CI at the last landing (1,864 s; 41 at 2,472 s before),
 # against an aim of 25. On the development machine (two cores): the release build 4 min from scratch, ctest
-# 10, the sanitized build (clang) 9-10, its unit tests 4, its scenarios and hostile input 2, the fuzzing 1.
+# about 9, the sanitized build (clang) 8-10 from scratch, its unit tests 4-5, its scenarios and hostile input 2, the
+# fuzzing 1.
 bash scripts/sanitize.sh 20
