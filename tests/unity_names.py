@@ -28,16 +28,31 @@ DEFINITIONS = [
 ]
 
 
-def file_local_names(path: pathlib.Path):
-    names, anonymous = set(), 0
-    for line in path.read_text(errors="replace").splitlines():
+NAMESPACE_OPEN = re.compile(r"^namespace ([\w:]+) \{")
+NAMESPACE_CLOSE = re.compile(r"^\}  // namespace( \S+)?$")
+
+
+def lines_in_namespaces(text: str):
+    """Each line of a file with the namespaces open there, innermost last: (full name, anonymous?), a
+    nested one named within its parent, an anonymous one by its parent's name."""
+    stack = []
+    for line in text.splitlines():
+        opened = NAMESPACE_OPEN.match(line)
         if line.startswith("namespace {"):
-            anonymous += 1
-            continue
-        if line.startswith("}  // namespace") and not line.startswith("}  // namespace ") and anonymous:
-            anonymous -= 1
-            continue
-        if not (anonymous or line.startswith("static ")) or line.startswith((" ", "#", "/", "}", "TEST_CASE")):
+            stack.append((stack[-1][0] if stack else "", True))
+        elif opened:
+            stack.append(("::".join(filter(None, [stack[-1][0] if stack else "", opened.group(1)])), False))
+        yield line, stack
+        if NAMESPACE_CLOSE.match(line) and stack:
+            stack.pop()
+
+
+def file_local_names(path: pathlib.Path):
+    names = set()
+    for line, stack in lines_in_namespaces(path.read_text(errors="replace")):
+        anonymous = any(is_anonymous for _, is_anonymous in stack)
+        skipped = line.startswith((" ", "#", "/", "}", "TEST_CASE", "namespace "))
+        if skipped or not (anonymous or line.startswith("static ")):
             continue
         for pattern in DEFINITIONS:
             match = pattern.match(line)
@@ -47,25 +62,9 @@ def file_local_names(path: pathlib.Path):
     return names
 
 
-NAMESPACE_OPEN = re.compile(r"^namespace ([\w:]+) \{")
-NAMESPACE_CLOSE = re.compile(r"^\}  // namespace( \S+)?$")
-
-
 def namespaces(text: str):
     """The full names of the namespaces a file opens (nested ones within their parents)."""
-    stack, found = [], set()
-    for line in text.splitlines():
-        if line.startswith("namespace {"):
-            stack.append(stack[-1] if stack else "")  # anonymous: its names are its parent's
-            continue
-        opened = NAMESPACE_OPEN.match(line)
-        if opened:
-            full = "::".join(filter(None, [stack[-1] if stack else "", opened.group(1)]))
-            stack.append(full)
-            found.add(full)
-        elif NAMESPACE_CLOSE.match(line) and stack:
-            stack.pop()
-    return found
+    return {name for _, stack in lines_in_namespaces(text) for name, is_anonymous in stack if not is_anonymous}
 
 
 def namespaces_sharing_a_name(texts):
