@@ -214,15 +214,16 @@ def sharing_rows(root, host):
 
 def switch_cost_s(root, device):
     """The switching cost c per execution of two busy time-sharing instances on a host (scenarios/README.md,
-    "Kernels sharing a device"): each execution takes 2 (tau + c), so c minimises the squared log error of
-    2 (offline + c) / online over the SOURCE_WIDE rows (sharing_rows): golden-section search over 0 to 10 ms, which
-    assumes one minimum there (each term's log rises with c, so the sum falls, then rises), rounded to 0.1 us."""
+    "Kernels sharing a device"): each execution takes 2 (tau + c), so c is fitted on the SOURCE_WIDE rows
+    (sharing_rows) by fit_switch_cost_ms."""
     rows = sharing_rows(root, RATE_HOSTS[device][0])
     return fit_switch_cost_ms([(offline, online) for _, _, offline, online in rows]) * 1e-3
 
 
 def fit_switch_cost_ms(rows):
-    """c (ms, to 0.1 us) minimising the squared log error of 2 (offline + c) / online over (offline, online) rows."""
+    """c (ms, to 0.1 us) minimising the squared log error of 2 (offline + c) / online over (offline, online) rows:
+    golden-section search over 0 to 10 ms, which assumes one minimum there (each term's log rises with c, so the
+    sum falls, then rises)."""
     def error(c_ms):
         return sum(math.log(2 * (offline + c_ms) / online) ** 2 for offline, online in rows)
 
