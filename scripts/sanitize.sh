@@ -11,6 +11,8 @@ fuzz_seconds=${1:-40}
 build=build-sanitize
 jobs=$(nproc)
 
+# Ninja, as scripts/test.sh says why (an existing build-sanitize/ keeps its generator).
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 # -O1 keeps the instrumented build affordable on two cores; line tables name the lines in reports.
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DSONICSIM_SANITIZE=ON \
   -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" > /dev/null

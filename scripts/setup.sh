@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake
+  build-essential cmake ninja-build
   libsimgrid-dev
   libboost-program-options-dev
   libeigen3-dev
