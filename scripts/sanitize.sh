@@ -28,38 +28,6 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 quiet_asan_notes() { grep -v -e "ASan is ignoring requested __asan_handle_no_return" \
   -e "False positive error reports may follow" -e "google/sanitizers/issues/189" >&2 || true; }
 
-# Test cases in the "large" suite measure statistics over 10^5 simulated jobs or requests: minutes
-# under ASan, for code the bundled scenarios below run too (cms-t2-waves: the batch system and
-# least_request).
-# One doctest run per test case (--first/--last over a binary's cases in file order), $jobs at a time
-# from one queue: whoever finishes takes the next case. The simulation binary goes first: its few
-# cases of 30-50 s under ASan (the upload fast path's whole-run comparisons, the HPA step response)
-# then start early instead of leaving one core alone at the end. (Cases dealt out in turn to fixed
-# workers instead: 299 s of wall time for 400 s of work on two cores.)
-binaries=(sonicsim_sim_tests sonicsim_model_tests sonicsim_analysis_tests sonicsim_cli_tests)
-options=(--minimal --test-suite-exclude=large)
-runs=()  # "binary case_number", every case of every binary
-for binary in "${binaries[@]}"; do
-  count=$(cd "$build/tests" && "./$binary" "${options[@]}" --count | sed -n 's/.*passing the current filters: //p')
-  for ((case_number = 1; case_number <= count; ++case_number)); do runs+=("$binary $case_number"); done
-done
-run_case() {  # binary case_number
-  (cd "$build/tests" && "./$1" "${options[@]}" --first="$2" --last="$2")
-}
-run_all_cases() {  # returns 1 if any case failed (each failure prints its own report)
-  local running=0 failed=0 binary case_number
-  for run in "${runs[@]}"; do
-    if ((running == jobs)); then wait -n || failed=1; running=$((running - 1)); fi
-    read -r binary case_number <<<"$run"
-    run_case "$binary" "$case_number" &
-    running=$((running + 1))
-  done
-  while ((running > 0)); do wait -n || failed=1; running=$((running - 1)); done
-  return "$failed"
-}
-echo "sanitize: unit tests (${#runs[@]} cases, $jobs processes)"
-if ! run_all_cases 2> >(quiet_asan_notes); then echo "sanitize: a unit-test case failed (above)"; exit 1; fi
-
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 run_scenarios() {  # every bundled and regression scenario, one after another
@@ -76,18 +44,53 @@ run_scenarios() {  # every bundled and regression scenario, one after another
       { cat "$out/$name.stderr"; echo "sanitize: $scenario failed"; return 1; }
   done
 }
-# Two streams side by side, each a process at a time: the scenarios then hostile_input.py (about 80 s
-# under ASan on two cores), and hostile_files.py (about 95 s); one after another they took 3 minutes.
-echo "sanitize: bundled and regression scenarios, and hostile input"
-(run_scenarios && SONICSIM_SANITIZED=1 python3 tests/cli/hostile_input.py "$build/sonicsim" .) > "$out/first.log" 2>&1 &
-first=$!
-SONICSIM_SANITIZED=1 python3 tests/cli/hostile_files.py "$build/sonicsim" . > "$out/second.log" 2>&1 &
-second=$!
-streams_failed=0
-wait "$first" || streams_failed=1
-wait "$second" || streams_failed=1
-cat "$out/first.log" "$out/second.log"
-if [ "$streams_failed" -ne 0 ]; then echo "sanitize: a scenario or a hostile-input case failed (above)"; exit 1; fi
+
+# One queue, $jobs items at a time, whoever finishes taking the next: every unit-test case as its own
+# doctest run (--first/--last over a binary's cases in file order), then two streams of a process at a
+# time: the scenarios and hostile_input.py (about 80 s under ASan on two cores), and hostile_files.py
+# (about 95 s). The simulation binary goes first: its few cases of 30-50 s under ASan (the upload fast
+# path's whole-run comparisons, the HPA step response) then start early, and the streams take up a core
+# as soon as the cases run out, instead of waiting for the last one. (Cases dealt out in turn to two
+# fixed workers, then the streams: 299 s + 120 s of wall time on two cores.)
+binaries=(sonicsim_sim_tests sonicsim_model_tests sonicsim_analysis_tests sonicsim_cli_tests)
+# Test cases in the "large" suite measure statistics over 10^5 simulated jobs or requests: minutes
+# under ASan, for code the bundled scenarios run too (run_scenarios; cms-t2-waves: the batch system and
+# least_request).
+options=(--minimal --test-suite-exclude=large)
+items=()  # "case BINARY CASE_NUMBER" for every case of every binary, then "stream NAME"
+for binary in "${binaries[@]}"; do
+  count=$(cd "$build/tests" && "./$binary" "${options[@]}" --count | sed -n 's/.*passing the current filters: //p')
+  for ((case_number = 1; case_number <= count; ++case_number)); do items+=("case $binary $case_number"); done
+done
+cases=${#items[@]}
+items+=("stream scenarios_and_hostile_input" "stream hostile_files")
+run_item() {  # an item of the queue; a stream's output goes to $out/NAME.log, shown after the queue
+  case $1 in
+    case) (cd "$build/tests" && "./$2" "${options[@]}" --first="$3" --last="$3") ;;
+    stream)
+      if [ "$2" = scenarios_and_hostile_input ]; then
+        (run_scenarios && SONICSIM_SANITIZED=1 python3 tests/cli/hostile_input.py "$build/sonicsim" .) > "$out/$2.log" 2>&1
+      else
+        SONICSIM_SANITIZED=1 python3 tests/cli/hostile_files.py "$build/sonicsim" . > "$out/$2.log" 2>&1
+      fi ;;
+  esac
+}
+run_queue() {  # returns 1 if any item failed (each failure prints its own report)
+  local running=0 failed=0 item
+  for item in "${items[@]}"; do
+    if ((running == jobs)); then wait -n || failed=1; running=$((running - 1)); fi
+    # shellcheck disable=SC2086  # an item's words are its arguments
+    run_item $item &
+    running=$((running + 1))
+  done
+  while ((running > 0)); do wait -n || failed=1; running=$((running - 1)); done
+  return "$failed"
+}
+echo "sanitize: unit tests ($cases cases), bundled and regression scenarios, hostile input ($jobs processes)"
+queue_failed=0
+run_queue 2> >(quiet_asan_notes) || queue_failed=1
+cat "$out/scenarios_and_hostile_input.log" "$out/hostile_files.log"
+if [ "$queue_failed" -ne 0 ]; then echo "sanitize: a unit-test case, scenario or hostile-input case failed (above)"; exit 1; fi
 
 if [ "$fuzz_seconds" -gt 0 ]; then
   echo "sanitize: fuzzing, $fuzz_seconds s per target"
