@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages sonicsim needs to build and test. Idempotent; run as root.
+#   scripts/setup.sh [build]   (build: only what the release build needs; scripts/test.sh installs the rest
+#                               while that build compiles)
 set -euo pipefail
 
-packages=(
+build_packages=(
   build-essential cmake ninja-build
   libsimgrid-dev
   libboost-program-options-dev
@@ -12,10 +14,17 @@ packages=(
   libfccp-dev
   doctest-dev
   libprotobuf-dev protobuf-compiler
+)
+test_packages=(
   python3-matplotlib
   clang libclang-rt-14-dev clang-format
   slurmctld slurmd slurm-client munge
 )
+case ${1:-all} in
+  build) packages=("${build_packages[@]}") ;;
+  all) packages=("${build_packages[@]}" "${test_packages[@]}") ;;
+  *) echo "setup.sh: expected no argument or 'build', got '$1'" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
