@@ -42,6 +42,20 @@ def _quantile(low, high, shape, mode, u):
     return low + u * (high - low)
 
 
+def at(declaration, u):
+    """A range's value at quantile u of its distribution: (number, unit), the unit as the range's ends give it."""
+    lo_end, hi_end = declaration["between"]
+    (low, unit), (high, _) = _number(lo_end), _number(hi_end)
+    shape = declaration.get("distribution", "uniform")
+    mode = _number(declaration["mode"])[0] if "mode" in declaration else (low + high) / 2
+    return _quantile(low, high, shape, mode, u), unit
+
+
+def number_with_unit(text):
+    """(number, unit) of a scenario value such as "4.11ms" or 2048."""
+    return _number(text)
+
+
 def nominal(declaration):
     """The value `sonicsim run`'s nominal run gives the declaration (JSON-ready)."""
     if "one_of" in declaration:

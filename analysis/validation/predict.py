@@ -4,7 +4,7 @@ alone: `sonicsim run --samples S` over each case's declared unknowns, written un
 scenarios/validation/predictions/. The comparison (run_suite.py) reads these files; nothing here reads a
 target but the job counts N of the CMS per-job files (where to predict, not what).
 
-    analysis/validation/predict.py --sonicsim build/sonicsim [--source nvidia|cms] [--case ID ...] [--jobs 2]
+    analysis/validation/predict.py --sonicsim build/sonicsim [--source nvidia|cms|published] [--case ID ...] [--jobs 2] [--cache FILE]
                                    [--minutes M] [--check]
 
 A file whose inputs (scenario, the files it names, samples, --set values) have not changed is kept, so an
@@ -13,7 +13,8 @@ models are predicted at the N of their measured files, then at the N the root-fi
 crossing below the CPU-only rate asks for (predictions.next_job_counts) until each is bracketed within
 2 jobs or 2%, going on from the N an earlier root-finding simulated whose files are current. --check
 simulates the subset cases.json names ("frozen_check") and exits 1 unless it equals the committed files,
-every file is current and every CMS model's root-finding is complete.
+every file is current and every CMS model's root-finding is complete. The published-results cases' bands are
+one file, predictions/published.json (published_bands.py), made whole (about 15 minutes with --jobs 2).
 """
 import argparse
 import json
@@ -24,6 +25,7 @@ import time
 import cms_miniaod
 import nvidia_suite
 import predictions
+import published_bands
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -143,6 +145,7 @@ def check(suite, base, sonicsim):
             problems.append(f"{model}: the prediction is not complete (run predict.py --case {model})")
     if problems:
         return problems
+    problems += published_bands.check(sonicsim, suite, base)
     nv = spec["nvidia"]
     case = next(c for c in suite["nvidia"]["cases"] if c["id"] == nv["case"])
     levels = str(nv["levels"]).replace(" ", "")
@@ -163,11 +166,13 @@ def check(suite, base, sonicsim):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sonicsim", required=True)
-    parser.add_argument("--source", choices=("nvidia", "cms"))
+    parser.add_argument("--source", choices=("nvidia", "cms", "published"))
     parser.add_argument("--case", nargs="+", help="only these NVIDIA case or CMS model ids")
     parser.add_argument("--jobs", type=int, default=1, help="runs at once (sonicsim run --jobs)")
     parser.add_argument("--minutes", type=float, help="start no simulation after this many minutes (then exit 3)")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--cache", help="--source published: keep each run's result in this file (JSON lines) and "
+                                        "reuse them, so that an interrupted design goes on where it stopped")
     args = parser.parse_args()
     suite = cms_miniaod.load_json(CASES)
     base = os.path.dirname(CASES)
@@ -188,6 +193,12 @@ def main():
             for target in cms_targets(suite, base):
                 if wanted(target[0]):
                     complete_cms_model(maker, target)
+        if args.source in (None, "published") and not args.case and not published_bands.current(suite, base):
+            started = time.monotonic()
+            published_bands.make(maker.sonicsim, suite, base, args.jobs, args.cache)
+            maker.made += 1
+            print(f"scenarios/validation/predictions/published.json: made in {time.monotonic() - started:.0f} s",
+                  flush=True)
     except OutOfTime:
         print(f"predict.py: {maker.made} predictions made; out of time: run it again to go on", file=sys.stderr)
         return 3

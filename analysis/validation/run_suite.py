@@ -15,104 +15,29 @@ default, the few concurrency levels of "subset" and check them against the commi
 of every level (--nvidia-predictions); --nvidia-levels all simulates every level (a few minutes)
 and rewrites that file. Their report section and figure come from that file either way.
 
+Each published-results case's 90% band over its declared unknowns (cases.json "published_bands") is read from
+the frozen scenarios/validation/predictions/published.json (published_bands.py); a stale file fails the suite.
+
 The CMS Mini-AOD cases (cases.json "cms_miniaod", cms_miniaod.py) take some minutes on two cores; --cms
 subset runs only the smallest and largest job count of each model (no crossings, no cross-site scans), whose
 rows are the full report's, byte for byte.
 """
 import argparse
-import csv
 import json
 import os
-import re
-import subprocess
 import sys
 import tempfile
 
 import nvidia_suite
 import cms_miniaod
+import published_bands
+from suite_runs import run_plan, run_scan, run_scenario, scan_case
 import scores
 import suite_figures
 
 
 def fail(message):
     sys.exit(f"run_suite.py: error: {message}")
-
-
-def run_scenario(sonicsim, base, name, spec, work):
-    out = os.path.join(work, name)
-    command = [sonicsim, "run", os.path.join(base, spec["scenario"]), "--quiet", "--output", out]
-    for pointer, value in spec.get("set", {}).items():
-        command += ["--set", f"{pointer}={value}"]
-    subprocess.run(command, check=True)
-    with open(os.path.join(out, "summary.json")) as f:
-        return json.load(f)
-
-
-def run_plan(sonicsim, base, spec, saved_output=None):
-    """What `sonicsim plan` says for a case, or `saved_output` (a file holding what that command printed)."""
-    if saved_output:
-        with open(saved_output, encoding="utf-8") as f:
-            return parse_plan(f.read())
-    command = [sonicsim, "plan", os.path.join(base, spec["plan"])] + spec.get("options", [])
-    for pointer, value in spec.get("set", {}).items():
-        command += ["--set", f"{pointer}={value}"]
-    return parse_plan(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
-
-
-def parse_plan(text):
-    result = {}
-    m = re.search(r"largest job count within tolerance: (\d+) \(([\d.]+) s per event\)", text)
-    if m:
-        result["jobs"] = int(m.group(1))
-        result["per_event_s"] = float(m.group(2))
-    m = re.search(r"speed-up against CPU only: ([\d.]+) s / ([\d.]+) s", text)
-    if m:
-        result["cpu_only_s"], result["sonic_s"] = float(m.group(1)), float(m.group(2))
-    m = re.search(r"optimal CPU:(?:GPU|device) ratio: ([\d.]+) jobs per (?:GPU|device)", text)
-    if m:
-        result["jobs_per_gpu"] = float(m.group(1))
-    m = re.search(r"= ([\d.]+)x per event", text)
-    if m:
-        result["speedup"] = float(m.group(1))
-    return result
-
-
-def measured_scan(path):
-    """batch -> latency (s) of a published calibration CSV: batch / throughput_items_per_s."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-        return {int(r["batch_size"]): int(r["batch_size"]) / float(r["throughput_items_per_s"]) for r in rows}
-    except (OSError, KeyError, ValueError) as e:
-        fail(f"{path}: {e}")
-
-
-def run_scan(sonicsim, base, suite, scan, work):
-    """Simulates a through-server scan: one perf_analyzer run per measured batch size; the latency is
-    the p50 of perf_analyzer's CSV (every request alike at concurrency 1)."""
-    measured = measured_scan(os.path.join(base, scan["measured"]))
-    frontend = json.dumps(suite["scan_frontends"][scan["server"]])
-    rows = []
-    for batch, published in sorted(measured.items()):
-        out = os.path.join(work, f"{scan['id']}-{batch}.csv")
-        subprocess.run([sonicsim, "run", os.path.join(base, suite["scan_scenario"]), "--quiet", "--perf-csv", out,
-                        "--set", f"/platform/servers/0/device={json.dumps(scan['device'])}",
-                        "--set", f"/platform/servers/0/frontend={frontend}",
-                        "--set", f"/perf_analyzer/batch_size={batch}"], check=True)
-        with open(out) as f:
-            row = next(csv.DictReader(f))
-        rows.append((batch, published, float(row["p50 latency"]) * 1e-6))
-    return rows
-
-
-def scan_case(scan, rows):
-    published = sum(r[1] for r in rows)
-    simulated = sum(r[2] for r in rows)
-    case = {k: scan[k] for k in ("id", "claim", "source", "role", "tolerance") if k in scan}
-    case.update(unit="ms", published=1e3 * published, known_deviation=scan.get("known_deviation"))
-    if not case["known_deviation"]:
-        del case["known_deviation"]
-    return case, 1e3 * simulated
 
 
 def main():
@@ -184,6 +109,10 @@ def main():
         within = abs(error) <= case["tolerance"]
         status = "ok" if within else ("known deviation" if case.get("known_deviation") else "FAIL")
         results.append(dict(case, simulated=value, error=error, status=status))
+    stale_bands = "published_bands" in suite and not published_bands.current(suite, base)
+    frozen = {} if stale_bands else published_bands.bands()
+    for r in results:  # the frozen 90% band of each case's value over its declared unknowns
+        r["band"] = frozen.get(r["id"])
 
     width = max(len(r["id"]) for r in results)
     print(f"{'case':{width}}  {'published':>10}  {'simulated':>10}  {'error':>8}  {'tol.':>5}  role / status")
@@ -192,6 +121,8 @@ def main():
               f"{100 * r['tolerance']:>4.0f}%  {r['role']} / {r['status']}")
     for line in nvidia_suite.summary_lines(nvidia):
         print(line)
+    if stale_bands:
+        print("stale published-results bands (run analysis/validation/predict.py --source published)")
     for problem in nvidia_problems:
         print(f"stale NVIDIA prediction (rerun with --nvidia-levels all): {problem}")
     for r in cms_cases:
@@ -215,12 +146,14 @@ def main():
                                                   scores.FIGURES, suite))
                     + "\n")
     if args.plot:
-        suite_figures.errors_figure(args.plot, results)
+        baselines = {r["case"]: {k: b["value"] for k, b in r["baselines"].items()}
+                     for r in scores.published_targets(suite, base, os.path.abspath(args.sonicsim))}
+        suite_figures.errors_figure(args.plot, [dict(r, baselines=baselines.get(r["id"], {})) for r in results])
     if args.nvidia_plot and nvidia:
         suite_figures.nvidia_figure(args.nvidia_plot, suite["nvidia"], base, nvidia)
     if args.cms_plot and cms_details:
         suite_figures.cms_figure(args.cms_plot, cms_details, suite["cms_miniaod"]["tolerances"]["median"])
-    failed = (any(r["status"] == "FAIL" for r in results + cms_cases) or nvidia_problems
+    failed = (any(r["status"] == "FAIL" for r in results + cms_cases) or nvidia_problems or stale_bands
               or nvidia_suite.failures(nvidia))
     return 1 if failed else 0
 
@@ -229,12 +162,28 @@ def write_report(path, suite, results, plot, scans):
     lines = ["# Validation against the published SONIC results", "",
              "Generated by `analysis/validation/run_suite.py` from `scenarios/validation/cases.json`; "
              "do not edit by hand.", "", suite["about"], "",
-             "| case | published claim | source | published | simulated | error | tolerance | role | status |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| case | published claim | source | published | simulated | 90% band | error | tolerance | role | status |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    unanswered = published_bands.unanswered()
     for r in results:
+        band = "—" if not r.get("band") else f"{r['band'][1]:.4g} to {r['band'][2]:.4g}" + (
+            f" ({unanswered[r['id']]})" if r["id"] in unanswered else "")
         lines.append(f"| {r['id']} | {r['claim']} | {r['source']} | {r['published']:g} {r['unit']} | "
-                     f"{r['simulated']:.4g} {r['unit']} | {100 * r['error']:+.2f}% | {100 * r['tolerance']:.0f}% | "
-                     f"{r['role']} | {r['status']} |")
+                     f"{r['simulated']:.4g} {r['unit']} | {band} | {100 * r['error']:+.2f}% | "
+                     f"{100 * r['tolerance']:.0f}% | {r['role']} | {r['status']} |")
+    if "published_bands" in suite:
+        spec = suite["published_bands"]
+        lines += ["", "### The declared unknowns behind the 90% bands", "", spec["about"] + f" {spec['samples']} points "
+                  "per group (analysis/validation/predict.py --source published).", "",
+                  "| group | unknown | range | where | why |", "|---|---|---|---|---|"]
+        for g in spec["groups"]:
+            for u in g["unknowns"]:
+                where = ", ".join(u.get("set", [])) or ", ".join(f"{p} ({'÷' if w == -1 else '×'} the draw)"
+                                                               for p, w in u.get("scale", {}).items())
+                runs = f" ({', '.join(u['runs'])})" if "runs" in u else ""
+                shape = f", {u['distribution']}" if "distribution" in u else ""
+                lines.append(f"| {g['id']} | {u['name']} | {u['between'][0]} to {u['between'][1]}{shape} | "
+                             f"{where}{runs} | {u['why']} |")
     deviations = [r for r in results if r["status"] != "ok"]
     if deviations:
         lines += ["", "## Outside the tolerance", ""]
@@ -256,8 +205,11 @@ def write_report(path, suite, results, plot, scans):
         lines.append(f"- {n['claim']}: {n['why']}")
     if plot:
         lines += ["", f"![relative error of each case]({os.path.relpath(plot, os.path.dirname(path))})", "",
-                  "Each case's error (simulated / published - 1) is a point on its row, its tolerance the shaded band; "
-                  "the marker is its role: hollow grey squares (and '(calibration)' after the name) are calibration "
+                  "Each case's error (simulated / published - 1) is a point on its row, its tolerance the shaded band, "
+                  "the black bar the 90% band of its value over the declared unknowns above, thin grey ticks the "
+                  "baselines of the cases scored in the last section ((a) no contention, (b) the offline ceiling, "
+                  "(c) analytic's closed form, from calibration inputs alone); the marker is its role: hollow grey "
+                  "squares (and '(calibration)' after the name) are calibration "
                   "inputs, which check consistency only; blue diamonds are derived, green dots independent. The axis "
                   "is centred on 0, the published value."]
     with open(path, "w") as f:

@@ -207,6 +207,61 @@ def cms_targets_scored(suite, base, sonicsim):
     return rows
 
 
+# --- the published results: the non-calibration cases of cases.json "cases" and "scans" ------------------
+
+def analytic_closed_form(sonicsim, base, spec):
+    """What `sonicsim analytic` says of one run of cases.json (its scenario and --set values): each line of the
+    per-event closed form (s) by its name, "devices" (where the devices saturate, in jobs) and "knee" (where the
+    first resource saturates)."""
+    command = [sonicsim, "analytic", os.path.join(base, spec.get("scenario") or spec["plan"]), "--no-simulation"]
+    for pointer, value in spec.get("set", {}).items():
+        command += ["--set", f"{pointer}={value}"]
+    text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    out = {m.group(1): float(m.group(2)) for m in re.finditer(r"^  (\S.*?)\s{2,}([\d.]+) s\b", text, re.M)}
+    saturation = re.search(r"^saturation: (.*)$", text, re.M).group(1)
+    out["devices"] = float(re.search(r"(?:GPUs|Devices|devices) saturate at ([\d.inf]+) jobs", saturation).group(1))
+    out["knee"] = min(float(x) for x in re.findall(r"at ([\d.]+|inf) jobs", saturation))
+    return out
+
+
+def published_targets(suite, base, sonicsim):
+    """One target per case that is not a calibration input, where its band is frozen (published_bands.py);
+    baselines: the case's "baselines" expressions over analytic(RUN) and direct(SCAN), the summed latencies (ms)
+    of the GPU's direct scan at the scan's batch sizes (no server: a calibration input)."""
+    import published_bands
+    from suite_runs import measured_scan
+    bands = published_bands.bands() if published_bands.current(suite, base) else {}
+    cache = {}
+
+    def analytic(run):
+        if run not in cache:
+            cache[run] = analytic_closed_form(sonicsim, base, suite["runs"][run])
+        return cache[run]
+
+    def direct(scan_id):
+        scan = next(s for s in suite["scans"] if s["id"] == scan_id)
+        batches = measured_scan(os.path.join(base, scan["measured"]))
+        latency = measured_scan(os.path.join(base, scan["direct"]))
+        return 1e3 * sum(latency[b] for b in batches)
+
+    def group(case):  # the published_bands group that simulates the case: its source in the summary
+        runs = published_bands.case_runs(case.get("value", ""))
+        return next(g["id"] for g in suite["published_bands"]["groups"]
+                    if (g.get("scans") and "value" not in case) or runs & set(g.get("runs", [])))
+
+    rows = []
+    names = {"analytic": analytic, "direct": direct, "inf": math.inf}
+    for case in suite.get("scans", []) + suite["cases"]:
+        if case["role"] == "calibration input" or case["id"] not in bands:
+            continue
+        measured = case["published"] if "published" in case else \
+            1e3 * sum(measured_scan(os.path.join(base, case["measured"])).values())
+        baselines = {k: eval(e, {"__builtins__": {}}, names) for k, e in case.get("baselines", {}).items()}
+        rows.append(target(case["id"], case.get("unit", "ms"), measured, bands[case["id"]], baselines,
+                           case["tolerance"]) | {"x": None, "group": group(case), "source": "published"})
+    return rows
+
+
 # --- summaries -------------------------------------------------------------------------------------------
 
 def summarize(rows):
@@ -227,8 +282,10 @@ def summarize(rows):
     return out
 
 
-def source_groups(nvidia, cms):
+def source_groups(nvidia, cms, published):
     groups = {}
+    for r in published:
+        groups.setdefault(f"published {r['group']}", []).append(r)
     for r in nvidia:
         groups.setdefault(f"nvidia {r['metric']}", []).append(r)
     for r in cms:
@@ -239,13 +296,14 @@ def source_groups(nvidia, cms):
 
 def make_summary(suite, base, sonicsim):
     nvidia, cms = nvidia_targets(suite, base), cms_targets_scored(suite, base, sonicsim)
-    groups = source_groups(nvidia, cms)
+    published = published_targets(suite, base, sonicsim)
+    groups = source_groups(nvidia, cms, published)
     cases = {}
-    for r in nvidia + cms:
+    for r in published + nvidia + cms:
         cases.setdefault(f"{r['case']}: {r['metric']}", []).append(r)
     clean = lambda x: round(x, 6) if isinstance(x, float) and not math.isinf(x) else (None if isinstance(x, float) else x)
     return {"sources": {k: _rounded(summarize(v), clean) for k, v in groups.items()},
-            "cases": {k: _rounded(summarize(v), clean) for k, v in cases.items()}}, nvidia + cms
+            "cases": {k: _rounded(summarize(v), clean) for k, v in cases.items()}}, published + nvidia + cms
 
 
 def _rounded(value, clean):
@@ -274,6 +332,10 @@ def pct(x):
     return "—" if x is None else f"{100 * x:.0f}%"
 
 
+def signed(skill):
+    return "—" if skill is None else f"{skill:+.2f}"
+
+
 def write_figures(suite, base, rows, nvidia_path, cms_path):
     import band_figures
     if nvidia_path:
@@ -291,7 +353,8 @@ def write_figures(suite, base, rows, nvidia_path, cms_path):
                          for n in sorted(os.listdir(os.path.join(data, spec["jobs"])))]
                 scatter[spec["id"]] = sorted((len(v), cms_miniaod.quantile(v, 0.1), cms_miniaod.quantile(v, 0.9))
                                              for v in files)
-        band_figures.cms_figure(cms_path, [r for r in rows if r["metric"] not in ("throughput", "p50")], documents,
+        band_figures.cms_figure(cms_path, [r for r in rows if r["metric"] not in ("throughput", "p50")
+                                           and r.get("source") != "published"], documents,
                                 labels, scatter)
 
 
@@ -315,8 +378,8 @@ def report_lines(summary, figures=(), suite=None):
         lines.append(f"| {name} | {s['targets']} | {s['covered']}/{s['targets']} ({pct(s['coverage'])}) | "
                      f"±{pct(s['median_half_width'])} | {pct(s['error'])} | {pct(get('a', 'error'))} | "
                      f"{pct(get('b', 'error'))} | {pct(get('c', 'error'))} | "
-                     + " | ".join("—" if get(k, "skill") is None else f"{get(k, 'skill'):+.2f}" for k in "abc")
-                     + f" | {s['skill']:+.2f} ({s['best_baseline']}) | {s['within']} / "
+                     + " | ".join(signed(get(k, "skill")) for k in "abc")
+                     + f" | {signed(s['skill'])} ({s['best_baseline']}) | {s['within']} / "
                      + " / ".join("—" if k not in b else str(b[k]["within"]) for k in "abc") + " |")
     notes = (suite or {}).get("frozen_predictions", {})
     if notes.get("not_frozen"):
@@ -331,7 +394,7 @@ def report_lines(summary, figures=(), suite=None):
     for name, s in summary["cases"].items():
         lines.append(f"| {name} | {s['targets']} | {s['covered']}/{s['targets']} | ±{pct(s['median_half_width'])} | "
                      f"{pct(s['error'])} | ({s['best_baseline']}) {pct(s['baselines'][s['best_baseline']]['error'])} | "
-                     f"{s['skill']:+.2f} |")
+                     f"{signed(s['skill'])} |")
     return lines
 
 

@@ -4,6 +4,7 @@ one), the nominal prediction, the frozen 90% prediction band where scenarios/val
 (else the panel says "nominal only"), the baselines as thin lines (computed by scores.py), calibration inputs
 marked as such, and every axis from zero or marked as zoomed in the panel.
 """
+import math
 import os
 import statistics
 
@@ -30,15 +31,35 @@ ROLES = {"calibration input": ("s", "white", "tab:grey", "calibration input (the
          "independent": ("o", "tab:green", "tab:green", "independent (no input taken from it)")}
 
 
+BAND = {"color": "black", "lw": 2.2, "solid_capstyle": "butt"}
+BASELINE = {"color": "tab:grey", "lw": 0.7}
+
+
 def errors_figure(path, results):
     """Each case's relative error (simulated / published - 1) as a point, its tolerance as a band on its row,
+    the frozen 90% band of its value over the declared unknowns as a bar through it (published_bands.py),
     its role as the marker; the axis is centred on 0 (the published value)."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(9, 0.32 * len(results) + 1.6))
-    reach = max(max(100 * abs(r["error"]) for r in results), max(100 * r["tolerance"] for r in results))
+    fig, ax = plt.subplots(figsize=(9, 0.32 * len(results) + 2.4))
+    band_error = lambda r, k: 100 * (r["band"][k] / r["published"] - 1)
+    reach = max([100 * abs(r["error"]) for r in results] + [100 * r["tolerance"] for r in results]
+                + [abs(band_error(r, k)) for r in results if r.get("band") for k in (1, 2)]
+                + [100 * abs(v / r["published"] - 1) for r in results for v in r.get("baselines", {}).values()
+                   if math.isfinite(v)])
     for y, r in enumerate(results):
         tol = 100 * r["tolerance"]
         ax.fill_between([-tol, tol], y - 0.38, y + 0.38, **TOLERANCE)
+        if r.get("band"):
+            ax.plot([band_error(r, 1), band_error(r, 2)], [y, y], **BAND)
+        at = {}  # baselines of one value share a tick: "(b)(c)"
+        for name, value in sorted(r.get("baselines", {}).items()):
+            if math.isfinite(value):
+                at.setdefault(value, []).append(f"({name})")
+        for value, names in at.items():
+            x = 100 * (value / r["published"] - 1)
+            ax.plot([x, x], [y - 0.3, y + 0.3], **BASELINE)
+            ax.annotate("".join(names), (x, y - 0.3), xytext=(1, 0), textcoords="offset points", fontsize=5,
+                        color=BASELINE["color"], va="bottom")
         marker, face, edge, _ = ROLES[r["role"]]
         ax.plot(100 * r["error"], y, marker, ms=6, mfc=face, mec=edge, mew=1.4)
         if r["status"] != "ok":
@@ -54,14 +75,17 @@ def errors_figure(path, results):
     ax.set_xlim(-1.35 * reach, 1.35 * reach)
     ax.set_xlabel("simulated vs published (%): 0 is the published value; shaded: each case's tolerance", fontsize=8)
     ax.tick_params(axis="x", labelsize=7)
-    handles = [plt.Rectangle((0, 0), 1, 1, **TOLERANCE)]
-    labels = ["tolerance (±, per case)"]
+    handles = [plt.Rectangle((0, 0), 1, 1, **TOLERANCE), plt.Line2D([], [], **BAND)]
+    handles.append(plt.Line2D([], [], **BASELINE))
+    labels = ["tolerance (±, per case)", "90% band over the declared unknowns (5% to 95% of the design's runs)",
+              "baselines from calibration inputs: (a) no contention (b) the offline ceiling (c) analytic (scores.py; "
+              "(a) of a job cap never saturates: not drawn)"]
     for role, (marker, face, edge, text) in ROLES.items():
         if any(r["role"] == role for r in results):
             handles.append(plt.Line2D([], [], ls="", marker=marker, mfc=face, mec=edge, mew=1.4))
             labels.append(text)
-    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=2, frameon=False)
-    fig.tight_layout(rect=(0, 0.09, 1, 1))
+    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=1, frameon=False)
+    fig.tight_layout(rect=(0, 0.17, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 

@@ -16,6 +16,8 @@ python=/usr/bin/python3
 # predictions of every level (docs/validation-nvidia.csv), from which the report section is made.
 if "$python" "$repo/tests/cli/cms_miniaod_unit.py"; then pass; else fail "the CMS cases' arithmetic (cms_miniaod_unit.py)"; fi
 if "$python" "$repo/tests/cli/root_finding_unit.py"; then pass; else fail "the CMS crossings' root-finding (root_finding_unit.py)"; fi
+if "$python" "$repo/tests/cli/published_bands_unit.py"; then pass
+else fail "the published-results cases' design (published_bands_unit.py)"; fi
 cms=subset
 [ "${SONICSIM_VALIDATION_FULL:-0}" = 1 ] && cms=full
 if "$python" "$repo/analysis/validation/run_suite.py" --sonicsim "$sonicsim" --cases "$repo/scenarios/validation/cases.json" \

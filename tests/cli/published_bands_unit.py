@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""The published-results cases' design (analysis/validation/published_bands.py): a Latin hypercube has one
+point in every stratum of every dimension and is the same for the same seed; a design value reaches the
+scenario as the unknown says (set with its unit, scaled, or divided for a power of -1, only on its runs); a
+case's value is evaluated point by point, pairing the runs of a point, and has none where a plan it reads had
+no answer; and a pointer the scenario lacks is refused."""
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis", "validation"))
+import published_bands as pb  # noqa: E402
+
+failures = []
+
+
+def expect(what, got, wanted):
+    if got != wanted:
+        failures.append(f"{what}: got {got!r}, expected {wanted!r}")
+
+
+# One point per stratum: for 20 samples, floor(20 x) over a column is 0..19, each once.
+design = pb.latin_hypercube(3, 20, "seed")
+for d in range(3):
+    expect(f"strata of dimension {d}", sorted(int(20 * p[d]) for p in design), list(range(20)))
+expect("the same design for the same seed", pb.latin_hypercube(3, 20, "seed"), design)
+if pb.latin_hypercube(3, 20, "other") == design:
+    failures.append("another seed gave the same design")
+
+with tempfile.TemporaryDirectory() as work:
+    scenario = os.path.join(work, "s.json")
+    with open(scenario, "w") as f:
+        json.dump({"models": {"m": {"kernel_latency": {"intercept": "4ms"}}},
+                   "platform": {"servers": [{"frontend": {"input_bandwidth": "5Gbps"}}]},
+                   "workload": {"modules": [{"time": "110s"}]}, "simulation": {"seed": 1}}, f)
+    group = {"id": "g", "unknowns": [
+        {"name": "cpu", "between": ["100s", "120s"], "set": ["/workload/modules/0/time"]},
+        {"name": "server", "between": [0.5, 1.5], "runs": ["remote"],
+         "scale": {"/models/m/kernel_latency/intercept": 1, "/platform/servers/0/frontend/input_bandwidth": -1}},
+        {"name": "quantile", "between": [0.005, 0.995], "set": ["/simulation/latency_quantile"], "runs": ["other"]}]}
+    point = {"cpu": (105.0, "s"), "server": (0.8, ""), "quantile": (0.5, "")}
+    # 4 ms x 0.8 = 3.2 ms of kernel; 5 Gbps / 0.8 = 6.25 Gbps: the frontend's time scales with the kernel's.
+    expect("sets of a run the scale applies to", pb.point_sets(group, point, "remote", scenario),
+           [("/workload/modules/0/time", '"105s"'), ("/models/m/kernel_latency/intercept", '"3.2ms"'),
+            ("/platform/servers/0/frontend/input_bandwidth", '"6.25Gbps"')])
+    expect("sets of a run it does not", pb.point_sets(group, point, "local", scenario),
+           [("/workload/modules/0/time", '"105s"')])
+    # A member the scenario lacks, of an object it has, is added (as --set adds it); one of no object is refused.
+    expect("a new member of an existing object", pb.point_sets(group, point, "other", scenario)[-1],
+           ("/simulation/latency_quantile", "0.5"))
+    group["unknowns"][0]["set"] = ["/workload/nowhere/time"]
+    try:
+        pb.point_sets(group, point, "local", scenario)
+        failures.append("a pointer the scenario lacks was accepted")
+    except SystemExit as e:
+        if "/workload/nowhere/time" not in str(e):
+            failures.append(f"the refusal does not name the pointer: {e}")
+
+# A case that combines two runs takes both from the same point: cpu / sonic per point, not per run.
+suite = {"scans": [], "cases": [{"id": "speedup", "value": "runs['cpu']['t'] / runs['sonic']['t']"},
+                                {"id": "elsewhere", "value": "runs['absent']['t']"}]}
+simulated = {"runs": [{"cpu": {"t": 330.0}, "sonic": {"t": 110.0}}, {"cpu": {"t": 300.0}, "sonic": {"t": 150.0}}],
+             "scans": [{}, {}]}
+expect("values paired by point", pb.case_values(suite, simulated), {"speedup": [3.0, 2.0]})
+# A plan without an answer at a point gives the cases that read it no value there, never a number.
+suite["cases"].append({"id": "cap", "value": "runs['plan']['jobs']"})
+simulated["runs"][0]["plan"] = {"jobs": 300}
+simulated["runs"][1]["plan"] = {"no_answer": ["no job count within the tolerance"]}
+expect("a plan without an answer", pb.case_values(suite, simulated)["cap"], [300.0, None])
+
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print("published_bands_unit: ok")
