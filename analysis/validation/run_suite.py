@@ -31,13 +31,9 @@ import tempfile
 import nvidia_suite
 import cms_miniaod
 import published_bands
-from suite_runs import run_plan, run_scan, run_scenario, scan_case
+from suite_runs import fail, run_plan, run_scan, run_scenario, scan_case
 import scores
 import suite_figures
-
-
-def fail(message):
-    sys.exit(f"run_suite.py: error: {message}")
 
 
 def main():

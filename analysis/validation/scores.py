@@ -35,7 +35,9 @@ import cms_miniaod
 import declared
 import nvidia_suite
 import predictions
+import published_bands
 from predict import CASES, OUT, cms_path, cms_targets, frozen_counts, job_sets
+from suite_runs import measured_scan
 
 SUMMARY = os.path.join(OUT, "summary.json")
 FIGURES = ("validation-bands-nvidia.png", "validation-bands-cms.png")  # docs/, made by --nvidia-figure, --cms-figure
@@ -228,8 +230,6 @@ def published_targets(suite, base, sonicsim):
     """One target per case that is not a calibration input, where its band is frozen (published_bands.py);
     baselines: the case's "baselines" expressions over analytic(RUN) and direct(SCAN), the summed latencies (ms)
     of the GPU's direct scan at the scan's batch sizes (no server: a calibration input)."""
-    import published_bands
-    from suite_runs import measured_scan
     bands = published_bands.bands() if published_bands.current(suite, base) else {}
     cache = {}
 
