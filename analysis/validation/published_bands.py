@@ -18,6 +18,7 @@ import random
 import re
 import sys
 import tempfile
+import threading
 
 import cms_miniaod
 import declared
@@ -92,7 +93,7 @@ class Cache:
     interrupted design goes on where it stopped; no file, no cache."""
 
     def __init__(self, path, sonicsim):
-        self.path, self.entries = path, {}
+        self.path, self.entries, self.lock = path, {}, threading.Lock()
         stat = os.stat(sonicsim)
         self.binary = f"{os.path.abspath(sonicsim)}:{stat.st_size}:{stat.st_mtime_ns}"
         if path and os.path.isfile(path):
@@ -105,11 +106,12 @@ class Cache:
         name = what["id"] if kind == "scan" else what
         return hashlib.sha256(json.dumps([self.binary, digest, kind, name, sets]).encode()).hexdigest()
 
-    def put(self, key, value):
-        self.entries[key] = value
-        if self.path:
-            with open(self.path, "a", encoding="utf-8") as f:
-                f.write(json.dumps([key, value]) + "\n")
+    def put(self, key, value):  # from the design's worker threads: one line at a time
+        with self.lock:
+            self.entries[key] = value
+            if self.path:
+                with open(self.path, "a", encoding="utf-8") as f:
+                    f.write(json.dumps([key, value]) + "\n")
 
 
 def simulate(sonicsim, suite, base, jobs, only=None, cache_path=None):
