@@ -175,6 +175,7 @@ def main():
                                         "reuse them, so that an interrupted design goes on where it stopped")
     args = parser.parse_args()
     suite = cms_miniaod.load_json(CASES)
+    published_bands.validate(suite, CASES)
     base = os.path.dirname(CASES)
     if args.check:
         problems = check(suite, base, os.path.abspath(args.sonicsim))

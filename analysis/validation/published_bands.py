@@ -13,6 +13,7 @@ A design value is set where an unknown says ("set": JSON pointers), or multiplie
 import concurrent.futures
 import hashlib
 import json
+import math
 import os
 import random
 import re
@@ -27,6 +28,86 @@ from suite_runs import fail, parse_plan, plan_output, run_scan, run_scenario, sc
 
 FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scenarios", "validation", "predictions",
                     "published.json")
+
+
+DISTRIBUTIONS = ("uniform", "log-uniform")
+
+
+def validate(suite, path):
+    """Exits 2 with one line (the file, the JSON path, what was expected) unless cases.json "published_bands" is
+    well formed: samples a whole number of at least 2, groups of runs the file has (or the scans), each unknown a
+    named range of two finite numbers with one unit, low below high (above 0 for log-uniform or a scale), with
+    its source ("why"), set at JSON pointers or scaling values (power 1 or -1), on runs of its group."""
+    def bad(where, expected, got):
+        print(f"{path}: /published_bands{where}: expected {expected}, got {json.dumps(got)}", file=sys.stderr)
+        sys.exit(2)
+
+    def whole(x):
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    spec = suite.get("published_bands")
+    if spec is None:
+        return
+    if not isinstance(spec, dict):
+        bad("", "an object", spec)
+    if not whole(spec.get("samples")) or spec["samples"] < 2:
+        bad("/samples", "a whole number of points, at least 2", spec.get("samples"))
+    if not whole(spec.get("design_seed")):
+        bad("/design_seed", "a whole number", spec.get("design_seed"))
+    groups = spec.get("groups")
+    if not isinstance(groups, list) or not groups:
+        bad("/groups", "a non-empty list of groups", groups)
+    for g, group in enumerate(groups):
+        at = f"/groups/{g}"
+        if not isinstance(group, dict) or not isinstance(group.get("id"), str):
+            bad(at, "an object with an \"id\"", group)
+        runs = group.get("runs", [])
+        if not isinstance(runs, list) or not all(isinstance(r, str) and r in suite["runs"] for r in runs):
+            bad(f"{at}/runs", f"names of cases.json runs ({', '.join(suite['runs'])})", runs)
+        if not runs and group.get("scans") is not True:
+            bad(at, "\"runs\" or \"scans\": true", group)
+        unknowns = group.get("unknowns")
+        if not isinstance(unknowns, list) or not unknowns:
+            bad(f"{at}/unknowns", "a non-empty list", unknowns)
+        names = set()
+        targets = runs + ([s["id"] for s in suite.get("scans", [])] if group.get("scans") is True else [])
+        for u, unknown in enumerate(unknowns):
+            _validate_unknown(unknown, f"{at}/unknowns/{u}", names, targets, bad)
+
+
+def _validate_unknown(unknown, at, names, targets, bad):
+    if not isinstance(unknown, dict) or not isinstance(unknown.get("name"), str) or unknown["name"] in names:
+        bad(at, "an object with a \"name\" of its own in its group", unknown)
+    names.add(unknown["name"])
+    if not isinstance(unknown.get("why"), str) or not unknown["why"].strip():
+        bad(f"{at}/why", "the range's source, a sentence", unknown.get("why"))
+    shape = unknown.get("distribution", "uniform")
+    if shape not in DISTRIBUTIONS:
+        bad(f"{at}/distribution", " or ".join(DISTRIBUTIONS), shape)
+    ends = unknown.get("between")
+    try:
+        (low, unit), (high, high_unit) = [declared.number_with_unit(e) for e in ends]
+        ok = (len(ends) == 2 and not any(isinstance(e, bool) for e in ends) and unit == high_unit
+              and math.isfinite(low) and math.isfinite(high) and low < high)
+    except (TypeError, ValueError):
+        ok = False
+    positive = shape == "log-uniform" or "scale" in unknown
+    if not ok or (positive and low <= 0):
+        bad(f"{at}/between", "[LOW, HIGH]: two finite numbers with one unit, LOW below HIGH"
+            + (", LOW above 0" if positive else ""), ends)
+    if ("set" in unknown) == ("scale" in unknown):
+        bad(at, "one of \"set\" (JSON pointers) or \"scale\" ({pointer: 1 or -1})", unknown)
+    if "set" in unknown and (not isinstance(unknown["set"], list) or not unknown["set"]
+                             or not all(isinstance(p, str) and p.startswith("/") for p in unknown["set"])):
+        bad(f"{at}/set", "a non-empty list of JSON pointers", unknown["set"])
+    if "scale" in unknown:
+        scale = unknown["scale"]
+        if (not isinstance(scale, dict) or not scale or unit
+                or not all(p.startswith("/") and w in (1, -1) and not isinstance(w, bool) for p, w in scale.items())):
+            bad(f"{at}/scale", "{JSON pointer: 1 or -1, ...} with a range of plain factors", scale)
+    if "runs" in unknown and (not isinstance(unknown["runs"], list) or not unknown["runs"]
+                              or not all(r in targets for r in unknown["runs"])):
+        bad(f"{at}/runs", f"some of its group's runs or scans ({', '.join(targets)})", unknown["runs"])
 
 
 def latin_hypercube(dimensions, samples, seed):

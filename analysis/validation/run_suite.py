@@ -71,6 +71,7 @@ def main():
             suite = json.load(f)
     except (OSError, json.JSONDecodeError) as e:
         fail(f"{args.cases}: {e}")
+    published_bands.validate(suite, args.cases)
     base = os.path.dirname(os.path.abspath(args.cases))
 
     runs = {}

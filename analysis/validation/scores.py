@@ -412,6 +412,7 @@ def main():
         import python_interpreter
         python_interpreter.require("matplotlib", "python3-matplotlib", "scores.py")
     suite = cms_miniaod.load_json(CASES)
+    published_bands.validate(suite, CASES)
     summary, rows = make_summary(suite, os.path.dirname(CASES), os.path.abspath(args.sonicsim))
     write_figures(suite, os.path.dirname(CASES), rows, args.nvidia_figure, args.cms_figure)
     if args.report:

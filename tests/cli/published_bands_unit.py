@@ -3,7 +3,7 @@
 point in every stratum of every dimension and is the same for the same seed; a design value reaches the
 scenario as the unknown says (set with its unit, scaled, or divided for a power of -1, only on its runs); a
 case's value is evaluated point by point, pairing the runs of a point, and has none where a plan it reads had
-no answer; and a pointer the scenario lacks is refused."""
+no answer; a pointer the scenario lacks is refused; and a malformed spec gets one line and exit 2."""
 import json
 import os
 import sys
@@ -68,6 +68,62 @@ suite["cases"].append({"id": "cap", "value": "runs['plan']['jobs']"})
 simulated["runs"][0]["plan"] = {"jobs": 300}
 simulated["runs"][1]["plan"] = {"no_answer": ["no job count within the tolerance"]}
 expect("a plan without an answer", pb.case_values(suite, simulated)["cap"], [300.0, None])
+
+# A malformed "published_bands" gets one line naming the file and the JSON path, and exit 2: NaN, inf, negative,
+# zero, huge, missing and wrong-typed values where each key expects something else.
+import copy  # noqa: E402
+import io  # noqa: E402
+import contextlib  # noqa: E402
+
+GOOD = {"runs": {"a": {}, "b": {}}, "scans": [{"id": "s"}], "published_bands": {"samples": 20, "design_seed": 1, "groups": [
+    {"id": "g", "runs": ["a", "b"], "unknowns": [
+        {"name": "t", "between": ["1s", "2s"], "set": ["/x"], "why": "source"},
+        {"name": "f", "between": [0.9, 1.1], "scale": {"/y": -1}, "runs": ["b"], "why": "source"}]},
+    {"id": "h", "scans": True, "unknowns": [{"name": "q", "between": [0.1, 0.9], "set": ["/q"], "runs": ["s"],
+                                             "why": "source"}]}]}}
+U = "/groups/0/unknowns/0"
+HOSTILE = [  # (JSON path under /published_bands, value)
+    ("/samples", 1), ("/samples", 0), ("/samples", -5), ("/samples", 2.5), ("/samples", "20"), ("/samples", None),
+    ("/samples", float("nan")), ("/design_seed", float("inf")), ("/groups", []), ("/groups", {}),
+    ("/groups/0/runs", ["absent"]), ("/groups/0/runs", "a"), ("/groups/0/unknowns", []),
+    (U + "/between", ["2s", "1s"]), (U + "/between", ["1s", "1s"]), (U + "/between", [float("nan"), 2]),
+    (U + "/between", [1, float("inf")]), (U + "/between", ["1s", "2ms"]), (U + "/between", [1]),
+    (U + "/between", "1s"), (U + "/between", None), (U + "/between", [True, 2]), (U + "/between", [1, "1e999"]),
+    (U + "/distribution", "normal"), (U + "/why", ""), (U + "/why", None), (U + "/set", []), (U + "/set", ["x"]),
+    (U + "/set", "/x"), (U + "/name", 3), ("/groups/0/unknowns/1/scale", {"/y": 2}),
+    ("/groups/0/unknowns/1/scale", {"/y": True}), ("/groups/0/unknowns/1/between", [-1, 1]),
+    ("/groups/0/unknowns/1/runs", ["absent"]), ("/groups/1/unknowns/0/runs", ["a"]),
+]
+
+
+def put(document, path, value):
+    keys = path.split("/")[1:]
+    node = document["published_bands"]
+    for key in keys[:-1]:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    node[int(keys[-1]) if isinstance(node, list) else keys[-1]] = value
+
+
+def exit_and_line(document):
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):
+            pb.validate(document, "cases.json")
+    except SystemExit as e:
+        return e.code, err.getvalue()
+    return 0, err.getvalue()
+
+
+expect("a well-formed spec", exit_and_line(copy.deepcopy(GOOD)), (0, ""))
+for path, value in HOSTILE:
+    document = copy.deepcopy(GOOD)
+    put(document, path, value)
+    code, line = exit_and_line(document)
+    if code != 2 or line.count("\n") != 1 or not line.startswith("cases.json: /published_bands/"):
+        failures.append(f"{path} = {value!r}: exit {code}, {line!r}")
+document = copy.deepcopy(GOOD)
+del document["published_bands"]["groups"][0]["unknowns"][0]["set"]  # neither set nor scale
+expect("an unknown that sets nothing", exit_and_line(document)[0], 2)
 
 if failures:
     print("\n".join(failures))
