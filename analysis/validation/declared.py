@@ -42,12 +42,18 @@ def _quantile(low, high, shape, mode, u):
     return low + u * (high - low)
 
 
-def at(declaration, u):
-    """A range's value at quantile u of its distribution: (number, unit), the unit as the range's ends give it."""
+def _range(declaration):
+    """(low, high, unit, shape, mode) of a range declaration."""
     lo_end, hi_end = declaration["between"]
     (low, unit), (high, _) = _number(lo_end), _number(hi_end)
     shape = declaration.get("distribution", "uniform")
     mode = _number(declaration["mode"])[0] if "mode" in declaration else (low + high) / 2
+    return low, high, unit, shape, mode
+
+
+def at(declaration, u):
+    """A range's value at quantile u of its distribution: (number, unit), the unit as the range's ends give it."""
+    low, high, unit, shape, mode = _range(declaration)
     return _quantile(low, high, shape, mode, u), unit
 
 
@@ -61,14 +67,12 @@ def nominal(declaration):
     if "one_of" in declaration:
         return declaration["one_of"][0]
     lo_end, hi_end = declaration["between"]
-    (low, unit), (high, _) = _number(lo_end), _number(hi_end)
-    shape = declaration.get("distribution", "uniform")
-    mode = _number(declaration["mode"])[0] if "mode" in declaration else (low + high) / 2
     if isinstance(lo_end, int) and isinstance(hi_end, int) and not isinstance(lo_end, bool):
         # whole numbers: the quantile over [LOW, HIGH + 1) rounded down, as in range_value
+        low, high, _, shape, mode = _range(declaration)
         x = math.floor(_quantile(low, high + 1, shape, mode + 0.5 if shape == "triangular" else mode, 0.5))
         return int(max(min(x, high), low))
-    x = _quantile(low, high, shape, mode, 0.5)
+    x, unit = at(declaration, 0.5)
     return f"{x:.17g}{unit}" if unit else x
 
 

@@ -315,8 +315,8 @@ def make(sonicsim, suite, base, jobs, cache_path=None):
 def write(document):
     """Indented, but one line per list of numbers, so that a diff reads."""
     text = json.dumps(document, indent=1, sort_keys=True)
-    text = re.sub(r"\[\s+([-\d.e+,\snul]+?)\s+\]", lambda m: "[" + ", ".join(m.group(1).split()).replace(",,", ",") + "]",
-                  text)
+    text = re.sub(r"\[\s+([-\d.e+,\snul]+?)\s+\]",
+                  lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text)
     os.makedirs(os.path.dirname(FILE), exist_ok=True)
     with open(FILE, "w", encoding="utf-8") as f:
         f.write(text + "\n")

@@ -123,14 +123,18 @@ def nvidia_targets(suite, base):
 
 # --- CMS: medians per N, crossings, slopes past the knee ------------------------------------------------
 
+def analytic_text(sonicsim, scenario, sets, options=()):
+    """What `sonicsim analytic SCENARIO --no-simulation` prints, with --set POINTER=VALUE for each of `sets`."""
+    command = [sonicsim, "analytic", scenario, "--no-simulation", *options]
+    for pointer, value in sets:
+        command += ["--set", f"{pointer}={value}"]
+    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
 def analytic_rates(sonicsim, scenario, ns):
     """{N: per-job events/s} of analytic's closed form at 4N single-stream jobs, and the device's peak events/s."""
-    command = [sonicsim, "analytic", scenario, "--no-simulation"]
-    for pointer, value in declared.nominal_sets(scenario):
-        command += ["--set", f"{pointer}={value}"]
-    for n in ns:
-        command += ["--jobs", str(STREAMS * n)]
-    text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    jobs = [option for n in ns for option in ("--jobs", str(STREAMS * n))]
+    text = analytic_text(sonicsim, scenario, declared.nominal_sets(scenario), jobs)
     t_ideal = float(re.search(r"t_ideal\s+([\d.]+) s", text).group(1))
     saturation = float(re.search(r"Devices saturate at ([\d.]+) jobs", text).group(1))
     rates = {int(m.group(1)) // STREAMS: STREAMS / float(m.group(2))
@@ -215,10 +219,8 @@ def analytic_closed_form(sonicsim, base, spec):
     """What `sonicsim analytic` says of one run of cases.json (its scenario and --set values): each line of the
     per-event closed form (s) by its name, "devices" (where the devices saturate, in jobs) and "knee" (where the
     first resource saturates)."""
-    command = [sonicsim, "analytic", os.path.join(base, spec.get("scenario") or spec["plan"]), "--no-simulation"]
-    for pointer, value in spec.get("set", {}).items():
-        command += ["--set", f"{pointer}={value}"]
-    text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    scenario = os.path.join(base, spec.get("scenario") or spec["plan"])
+    text = analytic_text(sonicsim, scenario, spec.get("set", {}).items())
     out = {m.group(1): float(m.group(2)) for m in re.finditer(r"^  (\S.*?)\s{2,}([\d.]+) s\b", text, re.M)}
     saturation = re.search(r"^saturation: (.*)$", text, re.M).group(1)
     out["devices"] = float(re.search(r"(?:GPUs|Devices|devices) saturate at ([\d.inf]+) jobs", saturation).group(1))
