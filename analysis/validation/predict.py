@@ -4,8 +4,8 @@ alone: `sonicsim run --samples S` over each case's declared unknowns, written un
 scenarios/validation/predictions/. The comparison (run_suite.py) reads these files; nothing here reads a
 target but the job counts N of the CMS per-job files (where to predict, not what).
 
-    analysis/validation/predict.py --sonicsim build/sonicsim [--source nvidia|cms|published] [--case ID ...] [--jobs 2] [--cache FILE]
-                                   [--minutes M] [--check]
+    analysis/validation/predict.py --sonicsim build/sonicsim [--source nvidia|cms|published] [--case ID ...] [--jobs 2]
+                                   [--cache FILE] [--minutes M] [--check]
 
 A file whose inputs (scenario, the files it names, samples, --set values) have not changed is kept, so an
 interrupted run (--minutes: no new simulation starts after M minutes; exit 3) goes on where it stopped. CMS
@@ -14,7 +14,7 @@ crossing below the CPU-only rate asks for (predictions.next_job_counts) until ea
 2 jobs or 2%, going on from the N an earlier root-finding simulated whose files are current. --check
 simulates the subset cases.json names ("frozen_check") and exits 1 unless it equals the committed files,
 every file is current and every CMS model's root-finding is complete. The published-results cases' bands are
-one file, predictions/published.json (published_bands.py), made whole (about 15 minutes with --jobs 2).
+one file, predictions/published.json (published_bands.py), made whole (21 minutes with --jobs 2 on two cores).
 """
 import argparse
 import json

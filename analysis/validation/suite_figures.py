@@ -41,22 +41,21 @@ def errors_figure(path, results):
     its role as the marker; the axis is centred on 0 (the published value)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 0.32 * len(results) + 2.4))
-    band_error = lambda r, k: 100 * (r["band"][k] / r["published"] - 1)
+    percent = lambda r, value: 100 * (value / r["published"] - 1)  # a value's error against the published one
     reach = max([100 * abs(r["error"]) for r in results] + [100 * r["tolerance"] for r in results]
-                + [abs(band_error(r, k)) for r in results if r.get("band") for k in (1, 2)]
-                + [100 * abs(v / r["published"] - 1) for r in results for v in r.get("baselines", {}).values()
-                   if math.isfinite(v)])
+                + [abs(percent(r, r["band"][k])) for r in results if r.get("band") for k in (1, 2)]
+                + [abs(percent(r, v)) for r in results for v in r.get("baselines", {}).values() if math.isfinite(v)])
     for y, r in enumerate(results):
         tol = 100 * r["tolerance"]
         ax.fill_between([-tol, tol], y - 0.38, y + 0.38, **TOLERANCE)
         if r.get("band"):
-            ax.plot([band_error(r, 1), band_error(r, 2)], [y, y], **BAND)
+            ax.plot([percent(r, r["band"][1]), percent(r, r["band"][2])], [y, y], **BAND)
         at = {}  # baselines of one value share a tick: "(b)(c)"
         for name, value in sorted(r.get("baselines", {}).items()):
             if math.isfinite(value):
                 at.setdefault(value, []).append(f"({name})")
         for value, names in at.items():
-            x = 100 * (value / r["published"] - 1)
+            x = percent(r, value)
             ax.plot([x, x], [y - 0.3, y + 0.3], **BASELINE)
             ax.annotate("".join(names), (x, y - 0.3), xytext=(1, 0), textcoords="offset points", fontsize=5,
                         color=BASELINE["color"], va="bottom")
