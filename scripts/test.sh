@@ -23,8 +23,8 @@ awk 'NF == 3 { printf "%10.1f  %s\n", $3, $1 }' build/Testing/Temporary/CTestCos
 [ "$status" -eq 0 ] || exit "$status"
 # The same under AddressSanitizer and UndefinedBehaviorSanitizer, then 20 s of fuzzing per reader
 # (scripts/sanitize.sh 600 for a longer run); five readers fuzz two at a time in three rounds: 60 s.
-# On two cores this whole script took 28 minutes in CI at the last landing (1,692 s), against an aim of 25.
-# On the development machine (two cores), from scratch: the release build 3 min 33 s, ctest 9 min 2 s,
-# this script's sanitized stage 12-13.5 min (its build about 5.5 min, unit tests with scenarios and hostile
-# input 5.5, fuzzing 1): 24.5-26 minutes in all (quiet runs here differ by up to 10%).
+# On two cores this whole script took 29.4 minutes in CI at the last landing (1,766 s, its setup included),
+# against an aim of 25. On the development machine (two cores, packages installed), a clean clone from
+# scratch: 25.5 minutes (1,532 s: ctest 602 s; the sanitized stage 12-13.5 min, its build about 5.5 min,
+# unit tests with scenarios and hostile input 5.5, fuzzing 1; quiet runs here differ by up to 10%).
 bash scripts/sanitize.sh 20
