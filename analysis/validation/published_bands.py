@@ -198,7 +198,8 @@ class Cache:
 def simulate(sonicsim, suite, base, jobs, only=None, cache_path=None):
     """{"design": {group: [[value, ...] per point]}, "runs": [{run: result} per point], "scans": [{scan: rows}]};
     `only` = (point index, [run names]) simulates just those (a check). A plan's result is what parse_plan reads
-    of it: a plan without an answer lacks "jobs", and the cases that read it have no value at that point."""
+    of it: a plan without an answer lacks "jobs", and the cases that read it have no value at that point; nor
+    have those that read a broken run (requests rejected or in flight at the end, events not finished)."""
     spec = suite["published_bands"]
     samples, seed = spec["samples"], spec["design_seed"]
     designs = {g["id"]: design(g, samples, seed) for g in spec["groups"]}
@@ -223,22 +224,29 @@ def simulate(sonicsim, suite, base, jobs, only=None, cache_path=None):
         def one(task):
             kind, i, what, sets = task
             key = cache.key(kind, what, sets, digest)
-            if key in cache.entries:
-                return task, cache.entries[key]
-            folder = os.path.join(work, f"p{i}-{what['id'] if kind == 'scan' else what}")
-            os.makedirs(folder, exist_ok=True)
+            if key not in cache.entries:
+                cache.put(key, simulate_one(kind, what, sets, os.path.join(work, f"p{i}-{key[:12]}")))
+            result = cache.entries[key]
+            if "no_answer" in result:
+                print(f"published_bands: {what if kind == 'run' else what['id']} at point {i}: no value: "
+                      f"{result['no_answer']}", file=sys.stderr)
+            return task, result
+
+        def simulate_one(kind, what, sets, folder):
+            os.makedirs(folder)
             if kind == "scan":
-                result = run_scan(sonicsim, base, suite, what, folder, sets)
-            elif "plan" in suite["runs"][what]:
+                return run_scan(sonicsim, base, suite, what, folder, sets)
+            if "plan" in suite["runs"][what]:
                 text = plan_output(sonicsim, base, suite["runs"][what], sets)
                 result = parse_plan(text)
                 if "jobs" not in result:  # no job count within the tolerance: no answer, never a value
                     result["no_answer"] = [line for line in text.splitlines() if line.strip()][:4]
-                    print(f"published_bands: {what} at point {i}: no answer: {result['no_answer']}", file=sys.stderr)
-            else:
-                result = run_scenario(sonicsim, base, what, suite["runs"][what], folder, sets)
-            cache.put(key, result)
-            return task, result
+                return result
+            result = run_scenario(sonicsim, base, what, suite["runs"][what], folder, sets)
+            if broken(result):  # its values are never used: the cases that read it have none here
+                result["no_answer"] = broken(result)
+            return result
+
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
             for (kind, i, what, _), result in pool.map(one, tasks):
                 if kind == "scan":
@@ -247,6 +255,15 @@ def simulate(sonicsim, suite, base, jobs, only=None, cache_path=None):
                     runs[i][what] = result
     return {"design": {g: [[round(v[0], 9) for v in p.values()] for p in points] for g, points in designs.items()},
             "runs": runs, "scans": scans}
+
+
+def broken(summary):
+    """Why a run's summary may not give a value (requests rejected or left in flight, events not finished), or []."""
+    requests, events = summary["requests"], summary["events"]
+    reasons = [f"{requests['rejected']} requests rejected"] if requests["rejected"] else []
+    reasons += [f"{requests['in_flight_at_end']} requests in flight at the end"] if requests["in_flight_at_end"] else []
+    reasons += [f"{events['incomplete']} events not finished"] if events["incomplete"] else []
+    return reasons
 
 
 def case_values(suite, simulated):

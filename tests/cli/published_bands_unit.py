@@ -68,6 +68,11 @@ suite["cases"].append({"id": "cap", "value": "runs['plan']['jobs']"})
 simulated["runs"][0]["plan"] = {"jobs": 300}
 simulated["runs"][1]["plan"] = {"no_answer": ["no job count within the tolerance"]}
 expect("a plan without an answer", pb.case_values(suite, simulated)["cap"], [300.0, None])
+# A run whose requests were rejected or left in flight, or whose events did not finish, is broken: named, never used.
+sound = {"requests": {"rejected": 0, "in_flight_at_end": 0}, "events": {"incomplete": 0}}
+expect("a sound run", pb.broken(sound), [])
+expect("a broken run", pb.broken({"requests": {"rejected": 3, "in_flight_at_end": 1}, "events": {"incomplete": 2}}),
+       ["3 requests rejected", "1 requests in flight at the end", "2 events not finished"])
 
 # A malformed "published_bands" gets one line naming the file and the JSON path, and exit 2: NaN, inf, negative,
 # zero, huge, missing and wrong-typed values where each key expects something else.
@@ -75,7 +80,8 @@ import copy  # noqa: E402
 import io  # noqa: E402
 import contextlib  # noqa: E402
 
-GOOD = {"runs": {"a": {}, "b": {}}, "scans": [{"id": "s"}], "published_bands": {"samples": 20, "design_seed": 1, "groups": [
+GOOD = {"runs": {"a": {}, "b": {}}, "scans": [{"id": "s"}], "published_bands": {
+    "samples": 20, "design_seed": 1, "groups": [
     {"id": "g", "runs": ["a", "b"], "unknowns": [
         {"name": "t", "between": ["1s", "2s"], "set": ["/x"], "why": "source"},
         {"name": "f", "between": [0.9, 1.1], "scale": {"/y": -1}, "runs": ["b"], "why": "source"}]},
