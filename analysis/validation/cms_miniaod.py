@@ -50,6 +50,11 @@ def quantile(values, q):
     return v[i] if i + 1 >= len(v) else v[i] + (x - i) * (v[i + 1] - v[i])
 
 
+def quantiles(values):
+    """(median, p5, p95), linear between order statistics (as sonicsim's bands)."""
+    return quantile(values, 0.5), quantile(values, 0.05), quantile(values, 0.95)
+
+
 def ks_statistic(a, b):
     a, b = sorted(a), sorted(b)
     d = 0.0

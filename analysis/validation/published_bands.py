@@ -243,8 +243,9 @@ def simulate(sonicsim, suite, base, jobs, only=None, cache_path=None):
                     result["no_answer"] = [line for line in text.splitlines() if line.strip()][:4]
                 return result
             result = run_scenario(sonicsim, base, what, suite["runs"][what], folder, sets)
-            if broken(result):  # its values are never used: the cases that read it have none here
-                result["no_answer"] = broken(result)
+            reasons = broken(result)
+            if reasons:  # its values are never used: the cases that read it have none here
+                result["no_answer"] = reasons
             return result
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -353,9 +354,8 @@ def bands():
     document = read()
     if not document:
         return {}
-    q = cms_miniaod.quantile
     answered = {case: [x for x in v if x is not None] for case, v in document["cases"].items()}
-    return {case: (q(v, 0.5), q(v, 0.05), q(v, 0.95)) for case, v in answered.items() if v}
+    return {case: cms_miniaod.quantiles(v) for case, v in answered.items() if v}
 
 
 def unanswered():

@@ -147,11 +147,6 @@ def run_curves(documents):
     return predictions.curves(documents)
 
 
-def quantiles(values):
-    """(median, p5, p95), linear between order statistics (as sonicsim's bands)."""
-    return (cms_miniaod.quantile(values, 0.5), cms_miniaod.quantile(values, 0.05), cms_miniaod.quantile(values, 0.95))
-
-
 def slope(points):
     """Least-squares slope of (N, rate) in events/s per job."""
     n = len(points)
@@ -190,13 +185,13 @@ def cms_targets_scored(suite, base, sonicsim):
         metric = "median per-job events/s" if spec else "per-job events/s"
         for n, value, drawn, name in sorted(measured):
             rates = [r for r in predictions.per_job_rates(documents[n]) if r is not None]
-            rows.append(target(model, metric, value, quantiles(rates), {"a": level, "b": ceiling(n), "c": analytic[n]},
+            rows.append(target(model, metric, value, cms_miniaod.quantiles(rates), {"a": level, "b": ceiling(n), "c": analytic[n]},
                                tol["median"]) | {"x": n})
         drawn = [(n, v) for n, v, d, _ in sorted(measured) if d]
         measured_x = cms_miniaod.crossing(drawn, level)
         crossings = [predictions.crossing_of(points, level)[0] for points in run_curves(documents).values()]
         finite = sorted(x for x in crossings if not math.isinf(x))
-        band = quantiles(finite) if len(finite) == len(crossings) else None
+        band = cms_miniaod.quantiles(finite) if len(finite) == len(crossings) else None
         c_points = sorted(analytic.items())
         if root_finding:
             rows.append(target(model, "crossing (jobs)", measured_x, band,
@@ -207,7 +202,7 @@ def cms_targets_scored(suite, base, sonicsim):
             ns_past = [n for n, _ in past]
             run_slopes = [slope([(n, r) for n, r in points if n in ns_past]) for points in run_curves(documents).values()
                           if all(n in dict(points) for n in ns_past)]
-            rows.append(target(model, "slope past the knee (events/s per job)", slope(past), quantiles(run_slopes),
+            rows.append(target(model, "slope past the knee (events/s per job)", slope(past), cms_miniaod.quantiles(run_slopes),
                                {"a": 0.0, "b": slope([(n, ceiling(n)) for n in ns_past]),
                                 "c": slope([(n, analytic[n]) for n in ns_past])}, tol["crossing"]) | {"x": None})
     return rows
@@ -219,8 +214,7 @@ def analytic_closed_form(sonicsim, base, spec):
     """What `sonicsim analytic` says of one run of cases.json (its scenario and --set values): each line of the
     per-event closed form (s) by its name, "devices" (where the devices saturate, in jobs) and "knee" (where the
     first resource saturates)."""
-    scenario = os.path.join(base, spec.get("scenario") or spec["plan"])
-    text = analytic_text(sonicsim, scenario, spec.get("set", {}).items())
+    text = analytic_text(sonicsim, published_bands.run_scenario_path(base, spec), spec.get("set", {}).items())
     out = {m.group(1): float(m.group(2)) for m in re.finditer(r"^  (\S.*?)\s{2,}([\d.]+) s\b", text, re.M)}
     saturation = re.search(r"^saturation: (.*)$", text, re.M).group(1)
     out["devices"] = float(re.search(r"(?:GPUs|Devices|devices) saturate at ([\d.inf]+) jobs", saturation).group(1))
